@@ -1,0 +1,120 @@
+// Package impl knows the implementations of the server contract: the
+// manifest that lists them (servers/implementations.yaml), how to build them,
+// and how to start, probe and stop one as a process group.
+package impl
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// ManifestPath is where the manifest lives, relative to the repository root.
+const ManifestPath = "servers/implementations.yaml"
+
+// Impl is one implementation of the server contract.
+type Impl struct {
+	ID        string            `yaml:"id"`
+	Language  string            `yaml:"language"`
+	Framework string            `yaml:"framework"`
+	Version   string            `yaml:"version"`
+	Notes     string            `yaml:"notes"`
+	Build     string            `yaml:"build"`   // shell command run in the repository root
+	Creates   string            `yaml:"creates"` // when this path exists, Build is skipped
+	Start     []string          `yaml:"start"`   // argv, run in the repository root
+	Env       map[string]string `yaml:"env"`     // extra environment
+}
+
+// Manifest is the list of implementations, in file order.
+type Manifest struct {
+	Root  string // repository root; commands run here
+	Impls []Impl `yaml:"implementations"`
+}
+
+// Load reads the manifest below root.
+func Load(root string) (*Manifest, error) {
+	path := filepath.Join(root, ManifestPath)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read manifest: %w", err)
+	}
+	var m Manifest
+	if err := yaml.Unmarshal(data, &m); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	m.Root = root
+	seen := map[string]bool{}
+	for i, im := range m.Impls {
+		switch {
+		case im.ID == "":
+			return nil, fmt.Errorf("%s: implementation #%d has no id", path, i+1)
+		case seen[im.ID]:
+			return nil, fmt.Errorf("%s: implementation %q is listed twice", path, im.ID)
+		case len(im.Start) == 0:
+			return nil, fmt.Errorf("%s: %s: start: missing (the command that runs the server)", path, im.ID)
+		}
+		seen[im.ID] = true
+	}
+	return &m, nil
+}
+
+// IDs returns every implementation id, sorted.
+func (m *Manifest) IDs() []string {
+	ids := make([]string, 0, len(m.Impls))
+	for _, im := range m.Impls {
+		ids = append(ids, im.ID)
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// Get returns the implementation with this id, or an error that lists the
+// known ones.
+func (m *Manifest) Get(id string) (Impl, error) {
+	for _, im := range m.Impls {
+		if im.ID == id {
+			return im, nil
+		}
+	}
+	return Impl{}, fmt.Errorf("unknown implementation %q (known: %s)", id, strings.Join(m.IDs(), ", "))
+}
+
+// Select returns the implementations named by ids, or all of them when ids is
+// empty.
+func (m *Manifest) Select(ids []string) ([]Impl, error) {
+	if len(ids) == 0 {
+		return m.Impls, nil
+	}
+	out := make([]Impl, 0, len(ids))
+	for _, id := range ids {
+		im, err := m.Get(id)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, im)
+	}
+	return out, nil
+}
+
+// FindRoot walks up from dir to the folder holding the manifest, so the CLI
+// works from any folder of the checkout.
+func FindRoot(dir string) (string, error) {
+	d, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(d, ManifestPath)); err == nil {
+			return d, nil
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return "", fmt.Errorf("no %s found above %s (run restbench inside the restbench checkout, or pass --root)", ManifestPath, dir)
+		}
+		d = parent
+	}
+}

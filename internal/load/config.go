@@ -1,0 +1,47 @@
+// Package load is restbench's HTTP/1.1 load generator: closed loop (wrk, ab)
+// or open loop at a constant rate with latency measured from each request's
+// intended send time (wrk2), weighted target mixes, a heartbeat probe, and
+// validation of every response.
+package load
+
+import "time"
+
+// Target is one kind of request in a mix. Path is relative to Config.URL's
+// host (it starts with "/"); a zero Weight counts as 1.
+type Target struct {
+	Name    string
+	Method  string
+	Path    string
+	Headers []string // "Name: value"
+	Body    []byte
+	Weight  float64
+}
+
+// Config is one load. Run fills in defaults for zero values where a default
+// is documented.
+type Config struct {
+	URL         string        // http://127.0.0.1:8080/path
+	Method      string        // default GET, POST when Body is set
+	Headers     []string      // "Name: value"
+	Body        []byte        // request body
+	Connections int           // default 10
+	Duration    time.Duration // measured part; default 10s unless MaxRequests is set
+	MaxRequests int64         // stop after this many requests (like ab -n); 0: no limit
+	Warmup      time.Duration // before the measured part, reported separately
+	Rate        float64       // requests/s, open loop; 0: closed loop
+	KeepAlive   bool          // false: a new connection per request (ab without -k)
+	Mix         []Target      // weighted targets; empty: one target from URL/Method/Body
+	MixFile     string        // where Mix came from, for the record
+	Probe       string        // path of the heartbeat request, e.g. /status; "" for none
+	ProbeEvery  time.Duration // interval of the probe
+	Expect      int           // expected status; default 200
+	ExpectJSON  bool          // every response body must be valid JSON
+	Timeout     time.Duration // per request; default 30s
+	CPUs        []int         // pin the generator's threads to these CPUs
+	AllowRemote bool          // permit a target that is not loopback
+
+	// Progress, when set, is called about once a second from a separate
+	// goroutine with the requests completed so far (warm-up excluded) and the
+	// elapsed measured time.
+	Progress func(done int64, elapsed time.Duration)
+}

@@ -1,0 +1,41 @@
+package result
+
+import (
+	"math"
+	"testing"
+)
+
+func TestHistogramRoundTripAndMerge(t *testing.T) {
+	a, b := NewHistogram(), NewHistogram()
+	for i := int64(1); i <= 1000; i++ {
+		a.RecordValue(i * 10) // 10 µs .. 10 ms
+		b.RecordValue(i * 1000)
+	}
+	enc, err := EncodeHistogram(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec, err := DecodeHistogram(enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !dec.Equals(a) {
+		t.Fatalf("decoded histogram differs from the original")
+	}
+	dec.Merge(b)
+	if got := dec.TotalCount(); got != 2000 {
+		t.Fatalf("merged count = %d, want 2000", got)
+	}
+	l := Summarize(a)
+	if math.Abs(l.P50-5.0) > 0.01 || math.Abs(l.Max-10.0) > 0.01 || math.Abs(l.Min-0.01) > 0.0001 {
+		t.Fatalf("summary = %+v, want p50≈5ms max≈10ms min=0.01ms", l)
+	}
+}
+
+func TestErrorsTotal(t *testing.T) {
+	e := Errors{Connect: 1, Timeout: 2, Read: 3, Status: 4, Body: 5}
+	e.Add(Errors{Connect: 1})
+	if e.Total() != 16 {
+		t.Fatalf("Total = %d, want 16", e.Total())
+	}
+}
