@@ -1,0 +1,37 @@
+// Package suite reads suite files (suites/*.yaml, documented in
+// docs/suites.md) and expands each experiment's matrix into the list of runs
+// the runner measures.
+package suite
+
+import "restbench/internal/load"
+
+// Run is one cell of an experiment's matrix after expansion: one
+// implementation with one set of parameters, measured Trials times. The
+// runner needs nothing else to measure it.
+type Run struct {
+	ID         string            // unique in the suite: "<experiment>/<label>"
+	Experiment string            // experiment name
+	Impl       string            // implementation id (servers/implementations.yaml)
+	Label      string            // human label, e.g. "go-nethttp GOMAXPROCS=1"
+	Params     map[string]string // the matrix values of this cell, for tables
+	Env        map[string]string // server environment: THREADS, GOMAXPROCS, CLUSTER
+
+	Quota      float64 // CPU quota in CPUs (docker --cpus); 0: none
+	Pinned     bool    // server and generator on disjoint CPU sets (the default)
+	ServerCPUs string  // explicit CPU list for the server; "" lets the runner choose
+	ClientCPUs string  // explicit CPU list for the generator; "" lets the runner choose
+
+	Engine string // "restbench" (default), "wrk" or "ab"
+	// Load is the load to generate. Its URL holds only the path and query
+	// ("/echo"); the runner puts the server's address in front. Mix targets
+	// hold paths too.
+	Load load.Config
+	// RateOf, when set, makes the open-loop rate a fraction of the capacity
+	// (median req/s) measured by the run with this id earlier in the suite:
+	// Load.Rate = RateFraction × capacity.
+	RateOf       string
+	RateFraction float64
+
+	Trials    int
+	Published map[string]float64 // published figures for this cell (see result.RunInfo)
+}
