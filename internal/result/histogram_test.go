@@ -39,3 +39,18 @@ func TestErrorsTotal(t *testing.T) {
 		t.Fatalf("Total = %d, want 16", e.Total())
 	}
 }
+
+func TestTrialFile(t *testing.T) {
+	for _, c := range []struct {
+		id   string
+		n    int
+		want string
+	}{
+		{"single-thread/node-http", 1, "single-thread_node-http.t1.json"},
+		{"quota/go-nethttp GOMAXPROCS=4", 3, "quota_go-nethttp_GOMAXPROCS=4.t3.json"},
+	} {
+		if got := TrialFile(c.id, c.n); got != c.want {
+			t.Errorf("TrialFile(%q, %d) = %q, want %q", c.id, c.n, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,34 @@
+package result
+
+import (
+	"fmt"
+	"strings"
+)
+
+// A results folder is results/<suite>/<timestamp>/ holding:
+//
+//	env.json                 Env
+//	suite.json               Suite (as run, with the published figures)
+//	<run file>.t<N>.json     one Trial per measured repetition
+//
+// results/<suite>/latest is a symlink to the newest timestamp folder.
+const (
+	EnvFile   = "env.json"
+	SuiteFile = "suite.json"
+	Latest    = "latest"
+	// TimestampLayout names a results folder: sortable, no colons.
+	TimestampLayout = "20060102-150405"
+)
+
+// TrialFile is the file name of trial n (1-based) of a run: the run id with
+// "/" and other characters unsafe in file names replaced by "_".
+func TrialFile(runID string, n int) string {
+	safe := strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '.', r == '=':
+			return r
+		}
+		return '_'
+	}, runID)
+	return fmt.Sprintf("%s.t%d.json", safe, n)
+}
