@@ -2,9 +2,11 @@
 # a report; `make test` runs every test. See README.md.
 GO      ?= go
 SCALE   ?= standard
+RESULTS ?= results
+SUITES  ?= $(wildcard suites/*.yaml)
 GO_IMPLS := nethttp chi gorilla gin fasthttp
 
-.PHONY: setup restbench servers node test bench clean
+.PHONY: setup restbench servers node test test-go test-node verify test-suites bench report clean
 
 setup: restbench servers node
 
@@ -19,13 +21,34 @@ node: servers/node/node_modules/.package-lock.json
 servers/node/node_modules/.package-lock.json: servers/node/package.json servers/node/package-lock.json
 	npm ci --prefix servers/node --no-audit --no-fund
 
-test: setup
+# make test: unit and integration tests, the Node servers' own tests,
+# contract conformance of every implementation, and every suite at quick
+# scale followed by its report.
+test: setup test-go test-node verify test-suites
+
+test-go:
+	$(GO) vet ./...
 	$(GO) test ./...
+
+test-node:
 	cd servers/node && node --test
+
+verify:
 	bin/restbench verify
 
+test-suites:
+	rm -rf $(RESULTS)/quick
+	@for s in $(SUITES); do echo "== restbench run $$s --scale quick"; bin/restbench run $$s --scale quick --out $(RESULTS)/quick || exit 1; done
+	bin/restbench report $(RESULTS)/quick
+
+# make bench: all suites at $(SCALE) (standard: within 20 minutes on a 2-core
+# machine), then the report of the newest results of every suite.
 bench: setup
-	@echo "restbench run: not yet"
+	@for s in $(SUITES); do echo "== restbench run $$s --scale $(SCALE)"; bin/restbench run $$s --scale $(SCALE) --out $(RESULTS) || exit 1; done
+	bin/restbench report $(RESULTS)
+
+report: restbench
+	bin/restbench report $(RESULTS)
 
 clean:
 	rm -rf bin servers/node/node_modules

@@ -1,11 +1,55 @@
 package main
 
 import (
+	"bufio"
 	"context"
-	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"restbench/internal/gen"
 )
 
-// TODO(owner of this file): replace this placeholder.
+// cmdGen writes generated request bodies: `restbench gen filter --size 5MB`.
 func cmdGen(ctx context.Context, args []string) error {
-	return errors.New("gen: not yet implemented")
+	fs := flag.NewFlagSet("gen", flag.ContinueOnError)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: restbench gen filter [--size 5MB] [--seed N] [-o FILE]\n\n"+
+			"Writes a /filter request body (docs/contract.md): a JSON array of records\n"+
+			"{name, language, id, bio, version}, the same bytes for the same size and seed.\n\n")
+		fs.PrintDefaults()
+	}
+	size := fs.String("size", "5MB", "body size (5MB, 200MB, 512KiB, or bytes)")
+	seed := fs.Int64("seed", 1, "generator seed")
+	out := fs.String("o", "", "write to FILE instead of stdout")
+	rest, err := parseFlagsAndArgs(fs, args)
+	if err == flag.ErrHelp {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	if len(rest) != 1 || rest[0] != "filter" {
+		fs.Usage()
+		return usageError("gen: name the body to generate: filter")
+	}
+	n, err := gen.ParseSize(*size)
+	if err != nil {
+		return usageError("gen: --size: %v", err)
+	}
+	var w io.Writer = os.Stdout
+	if *out != "" {
+		f, err := os.Create(*out)
+		if err != nil {
+			return fmt.Errorf("gen: %w", err)
+		}
+		defer f.Close()
+		bw := bufio.NewWriter(f)
+		defer bw.Flush()
+		w = bw
+	}
+	if err := gen.Filter(w, n, *seed); err != nil {
+		return fmt.Errorf("gen filter: %w", err)
+	}
+	return nil
 }

@@ -2,10 +2,49 @@ package main
 
 import (
 	"context"
-	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"restbench/internal/impl"
 )
 
-// TODO(owner of this file): replace this placeholder.
+// cmdImpls prints the manifest of implementations as a table.
 func cmdImpls(ctx context.Context, args []string) error {
-	return errors.New("impls: not yet implemented")
+	fs := flag.NewFlagSet("impls", flag.ContinueOnError)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: restbench impls\n\nLists the implementations in %s.\n", impl.ManifestPath)
+	}
+	if err := fs.Parse(args); err != nil {
+		return usageError("impls: %v", err)
+	}
+	if fs.NArg() > 0 {
+		return usageError("impls takes no arguments")
+	}
+	m, err := manifestFromCwd()
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tLANGUAGE\tFRAMEWORK\tVERSION\tSTART")
+	for _, im := range m.Impls {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", im.ID, im.Language, im.Framework, im.Version, strings.Join(im.Start, " "))
+	}
+	return tw.Flush()
+}
+
+// manifestFromCwd finds the checkout from the current folder and reads its
+// manifest.
+func manifestFromCwd() (*impl.Manifest, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	root, err := impl.FindRoot(wd)
+	if err != nil {
+		return nil, err
+	}
+	return impl.Load(root)
 }

@@ -3,9 +3,84 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"golang.org/x/term"
+
+	"restbench/internal/impl"
+	"restbench/internal/runner"
+	"restbench/internal/suite"
 )
 
-// TODO(owner of this file): replace this placeholder.
+// cmdRun runs suite files: restbench run suites/heysphere.yaml --scale quick.
 func cmdRun(ctx context.Context, args []string) error {
-	return errors.New("run: not yet implemented")
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	scale := fs.String("scale", suite.DefaultScale, "run length: "+strings.Join(suite.Scales, ", "))
+	out := fs.String("out", "results", "results root: results land in OUT/<suite>/<timestamp>/")
+	resume := fs.Bool("resume", false, "continue the newest results folder of each suite, skipping finished trials")
+	only := fs.String("only", "", "run only the runs whose id matches this glob or contains this text")
+	trials := fs.Int("trials", 0, "trials per run (default: as the suite says, usually 3)")
+	ready := fs.Duration("ready-timeout", 20*time.Second, "how long a server may take to answer GET /status")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: restbench run [flags] SUITE.yaml...\n\n"+
+			"Runs benchmark suites (docs/suites.md) and writes one JSON per trial;\n"+
+			"restbench report then turns them into tables and charts.\n\nflags:\n")
+		fs.PrintDefaults()
+	}
+	files, err := parseFlagsAndArgs(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		return usageError("run: name at least one suite file, e.g. restbench run suites/dotchev-echo.yaml")
+	}
+	if *trials < 0 {
+		return usageError("run: --trials %d: use a positive number", *trials)
+	}
+	m, err := manifestFromCwd()
+	if err != nil {
+		return err
+	}
+	// Load every suite first: a typo in the last file should not wait for
+	// the first one to finish.
+	var suites []*suite.Suite
+	for _, f := range files {
+		s, err := suite.Load(f, suite.Options{Scale: *scale, Impls: m.IDs()})
+		if err != nil {
+			return err
+		}
+		suites = append(suites, s)
+	}
+	// Whatever happens below, no server outlives restbench.
+	defer impl.StopAll(3 * time.Second)
+	bar := term.IsTerminal(int(os.Stderr.Fd()))
+	var dirs []string
+	for _, s := range suites {
+		fmt.Fprintf(os.Stderr, "== %s (%s) at %s scale: %d runs\n", s.Name, s.File, s.Scale, len(s.Runs))
+		o, err := runner.Run(ctx, s, runner.Options{
+			Manifest: m, Out: *out, Resume: *resume, Only: *only, Trials: *trials,
+			Command: "restbench run " + strings.Join(args, " "), ReadyTimeout: *ready,
+			Log: os.Stderr, BuildLog: os.Stderr, Bar: bar,
+		})
+		if o != nil {
+			dirs = append(dirs, o.Dir)
+			fmt.Fprintf(os.Stderr, "%s: %d trials ok, %d failed, %d done before; results in %s\n", s.Name, o.OK, o.Failed, o.Skipped, o.Dir)
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				impl.StopAll(3 * time.Second)
+				return ctx.Err()
+			}
+			return err
+		}
+	}
+	fmt.Printf("results: %s\nnext: restbench report %s\n", strings.Join(dirs, " "), *out)
+	return nil
 }

@@ -39,6 +39,7 @@ type Config struct {
 	Timeout     time.Duration // per request; default 30s
 	CPUs        []int         // pin the generator's threads to these CPUs
 	AllowRemote bool          // permit a target that is not loopback
+	Threads     int           // event loops (OS threads); default one per usable CPU, at most Connections
 
 	// Progress, when set, is called about once a second from a separate
 	// goroutine with the requests completed so far (warm-up excluded) and the

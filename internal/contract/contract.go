@@ -1,0 +1,213 @@
+// Package contract checks that an implementation serves the server contract
+// of docs/contract.md: every endpoint, every error case, the /time timing,
+// streaming /filter with bounded memory, and what THREADS does. Verifier
+// builds, starts and stops implementations from the manifest; the checks
+// themselves only need a URL (and a process id for the memory and process
+// checks), so they run against any server, httptest ones included.
+package contract
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"restbench/internal/impl"
+)
+
+// Status is the outcome of one check.
+type Status string
+
+const (
+	Pass Status = "PASS"
+	Fail Status = "FAIL"
+	Info Status = "INFO" // measured and recorded, not judged (e.g. Go's /time blocking)
+	Skip Status = "-"    // not run: does not apply, or an earlier step failed
+)
+
+// Result is the outcome of one check of one implementation.
+type Result struct {
+	Impl   string  `json:"impl"`
+	Check  string  `json:"check"`
+	Status Status  `json:"status"`
+	Detail string  `json:"detail,omitempty"`
+	Millis float64 `json:"ms"`
+}
+
+// Target is a running server under check.
+type Target struct {
+	Impl   impl.Impl
+	URL    string // base URL, http://host:port
+	Pid    int    // leader of the server's process group; 0 when unknown
+	Ready  Ready  // the server's readiness line
+	Root   string // repository root, for fixtures/
+	Client *http.Client
+
+	// FilterSize is the body size of the filter-memory check (200 MB when 0)
+	// and MaxRSS the bound on the server's resident memory (100 MB when 0).
+	FilterSize int64
+	MaxRSS     int64
+}
+
+// Check is one conformance check. Run returns a detail worth recording
+// (measurements) or an error saying what is wrong.
+type Check struct {
+	Name    string
+	Timeout time.Duration // 20 s when 0
+	Run     func(ctx context.Context, t *Target) (detail string, err error)
+}
+
+// Checks are run in this order against a server started with THREADS=1.
+// filter-memory comes first, on a fresh server: the bound is on what
+// streaming costs, not on what a runtime keeps from the 1 MiB bodies of the
+// checks before it (a Node heap does not shrink back).
+var Checks = []Check{
+	{Name: "ready-line", Run: checkReadyLine},
+	{Name: "status", Run: checkStatus},
+	{Name: "filter-memory", Timeout: 3 * time.Minute, Run: checkFilterMemory},
+	{Name: "filter", Run: checkFilter},
+	{Name: "echo", Run: checkEcho},
+	{Name: "echo-any", Run: checkEchoAny},
+	{Name: "sum", Run: checkSum},
+	{Name: "hello", Run: checkHello},
+	{Name: "gzip", Run: checkGzip},
+	{Name: "bad-json", Run: checkBadJSON},
+	{Name: "bad-params", Run: checkBadParams},
+	{Name: "too-large", Run: checkTooLarge},
+	{Name: "not-found", Run: checkNotFound},
+	{Name: "bad-method", Run: checkBadMethod},
+	{Name: "time-delay", Run: checkTimeDelay},
+	{Name: "time-work", Run: checkTimeWork},
+	{Name: "time-parallel", Run: checkTimeParallel},
+	{Name: "time-blocking", Run: checkTimeBlocking},
+	{Name: "robust", Run: checkRobust},
+}
+
+// CheckNames lists every row of the verify table, in order: the steps
+// around the checks (build, start, sigterm, the THREADS variants) included.
+func CheckNames() []string {
+	names := []string{"build", "start"}
+	for _, c := range Checks {
+		names = append(names, c.Name)
+	}
+	return append(names, "sigterm", "threads=2", "gomaxprocs=4", "pm2")
+}
+
+// Find returns the check with this name.
+func Find(name string) (Check, bool) {
+	for _, c := range Checks {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return Check{}, false
+}
+
+// Run runs c against t and returns its result.
+func (t *Target) Run(ctx context.Context, c Check) Result {
+	timeout := c.Timeout
+	if timeout == 0 {
+		timeout = 20 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	start := time.Now()
+	detail, err := c.Run(ctx, t)
+	return outcome(t.Impl.ID, c.Name, start, detail, err)
+}
+
+func outcome(id, check string, start time.Time, detail string, err error) Result {
+	r := Result{Impl: id, Check: check, Status: Pass, Detail: detail, Millis: msSince(start)}
+	var note *noteError
+	switch {
+	case errors.As(err, &note):
+		r.Status, r.Detail = note.status, note.msg
+	case err != nil:
+		r.Status, r.Detail = Fail, err.Error()
+	}
+	return r
+}
+
+// noteError turns a check's outcome into Info or Skip instead of Fail.
+type noteError struct {
+	status Status
+	msg    string
+}
+
+func (e *noteError) Error() string { return e.msg }
+
+func info(format string, a ...any) error { return &noteError{Info, fmt.Sprintf(format, a...)} }
+func skip(format string, a ...any) error { return &noteError{Skip, fmt.Sprintf(format, a...)} }
+
+func msSince(t time.Time) float64 { return float64(time.Since(t).Microseconds()) / 1000 }
+
+// Ready is the line a server prints once it serves:
+// restbench-server id=<id> pid=<pid> threads=<THREADS> gomaxprocs=<n or -> listening=<host:port>
+type Ready struct {
+	Line   string
+	Fields map[string]string
+}
+
+// ParseReady reads a readiness line; ok is false when line is not one.
+func ParseReady(line string) (Ready, bool) {
+	line = strings.TrimSpace(line)
+	rest, ok := strings.CutPrefix(line, "restbench-server ")
+	if !ok {
+		return Ready{}, false
+	}
+	r := Ready{Line: line, Fields: map[string]string{}}
+	for _, f := range strings.Fields(rest) {
+		if k, v, ok := strings.Cut(f, "="); ok {
+			r.Fields[k] = v
+		}
+	}
+	return r, true
+}
+
+// readyWriter receives a server's stdout and keeps its readiness lines.
+type readyWriter struct {
+	mu      sync.Mutex
+	partial []byte
+	lines   []Ready
+	seen    chan struct{} // closed at the first readiness line
+}
+
+func newReadyWriter() *readyWriter { return &readyWriter{seen: make(chan struct{})} }
+
+func (w *readyWriter) Write(b []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.partial = append(w.partial, b...)
+	for {
+		i := strings.IndexByte(string(w.partial), '\n')
+		if i < 0 {
+			break
+		}
+		if r, ok := ParseReady(string(w.partial[:i])); ok {
+			if len(w.lines) == 0 {
+				close(w.seen)
+			}
+			w.lines = append(w.lines, r)
+		}
+		w.partial = w.partial[i+1:]
+	}
+	if len(w.partial) > 4096 { // a server that prints without newlines
+		w.partial = w.partial[len(w.partial)-4096:]
+	}
+	return len(b), nil
+}
+
+// wait returns the first readiness line, waiting up to timeout for it.
+func (w *readyWriter) wait(timeout time.Duration) (Ready, bool) {
+	select {
+	case <-w.seen:
+	case <-time.After(timeout):
+		return Ready{}, false
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.lines[0], true
+}

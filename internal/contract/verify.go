@@ -1,0 +1,234 @@
+package contract
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"syscall"
+	"time"
+
+	"restbench/internal/impl"
+)
+
+// Verifier builds, starts and checks implementations from a manifest.
+type Verifier struct {
+	Manifest *impl.Manifest
+	// Log receives progress (one line per step) and build output; nil: none.
+	Log io.Writer
+	// FilterSize and MaxRSS set the filter-memory check (see Target).
+	FilterSize, MaxRSS int64
+	// StartTimeout bounds the wait for /status after a start (20 s when 0).
+	StartTimeout time.Duration
+}
+
+// Verify runs every check of CheckNames against im and returns one result
+// per row, in that order. It stops every process it started before it
+// returns, whatever happens.
+func (v *Verifier) Verify(ctx context.Context, im impl.Impl) []Result {
+	rows := map[string]Result{}
+	add := func(r Result) {
+		rows[r.Check] = r
+		v.logf("  %-14s %s %s\n", r.Check, r.Status, firstLine(r.Detail))
+	}
+	v.logf("== %s\n", im.ID)
+	start := time.Now()
+	err := v.Manifest.Build(ctx, im, v.logWriter())
+	add(outcome(im.ID, "build", start, "", err))
+	if err == nil {
+		v.main(ctx, im, add)
+		v.variants(ctx, im, add)
+	}
+	out := make([]Result, 0, len(rows))
+	for _, name := range CheckNames() {
+		r, ok := rows[name]
+		if !ok {
+			r = Result{Impl: im.ID, Check: name, Status: Skip}
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// main starts im with THREADS=1 and runs Checks, then stops it with SIGTERM.
+func (v *Verifier) main(ctx context.Context, im impl.Impl, add func(Result)) {
+	start := time.Now()
+	t, p, err := v.start(ctx, im, map[string]string{"THREADS": "1"})
+	if p != nil {
+		defer p.Stop(time.Second)
+	}
+	add(outcome(im.ID, "start", start, "", err))
+	if err != nil {
+		return
+	}
+	for _, c := range Checks {
+		if ctx.Err() != nil {
+			return
+		}
+		r := t.Run(ctx, c)
+		if r.Status == Fail && exited(p) {
+			r.Detail += fmt.Sprintf("\nthe server exited (%v); its stderr ends:\n%s", p.ExitErr(), p.StderrTail(1500))
+		}
+		add(r)
+		if exited(p) {
+			return // the rest stay "-"
+		}
+	}
+	start = time.Now()
+	add(outcome(im.ID, "sigterm", start, "", terminate(p, 5*time.Second)))
+}
+
+// variants starts im with more threads and checks that they are there:
+// GOMAXPROCS from the readiness line (Go), processes in the group (Node).
+func (v *Verifier) variants(ctx context.Context, im impl.Impl, add func(Result)) {
+	type variant struct {
+		row  string
+		env  map[string]string
+		want func(t *Target) error
+	}
+	vs := []variant{{"threads=2", map[string]string{"THREADS": "2"}, nil}}
+	switch im.Language {
+	case "go":
+		vs[0].want = wantGOMAXPROCS(2)
+		vs = append(vs, variant{"gomaxprocs=4", map[string]string{"THREADS": "1", "GOMAXPROCS": "4"}, wantGOMAXPROCS(4)})
+	case "node":
+		vs[0].want = wantProcesses(3)
+		vs = append(vs, variant{"pm2", map[string]string{"THREADS": "2", "CLUSTER": "pm2"}, wantProcesses(3)})
+	}
+	for _, va := range vs {
+		if ctx.Err() != nil {
+			return
+		}
+		start := time.Now()
+		add(outcome(im.ID, va.row, start, "", v.variant(ctx, im, va.env, va.want)))
+	}
+}
+
+func (v *Verifier) variant(ctx context.Context, im impl.Impl, env map[string]string, want func(*Target) error) error {
+	t, p, err := v.start(ctx, im, env)
+	if p != nil {
+		defer p.Stop(time.Second)
+	}
+	if err != nil {
+		return err
+	}
+	for _, path := range []string{"/status", "/hello", "/status", "/hello"} {
+		r, err := t.call(ctx, "GET", path, nil)
+		if err != nil {
+			return err
+		}
+		if err := expectStatus(r, 200); err != nil {
+			return fmt.Errorf("GET %s: %w", path, err)
+		}
+	}
+	if want == nil {
+		return info("%s (%d processes)", t.Ready.Line, len(group(t.Pid)))
+	}
+	if err := want(t); err != nil {
+		return err
+	}
+	return terminate(p, 10*time.Second)
+}
+
+func wantGOMAXPROCS(n int) func(*Target) error {
+	return func(t *Target) error {
+		if got := t.Ready.Fields["gomaxprocs"]; got != strconv.Itoa(n) {
+			return fmt.Errorf("readiness line says gomaxprocs=%s, want %d (%s)", got, n, t.Ready.Line)
+		}
+		return nil
+	}
+}
+
+// wantProcesses waits up to 5 s for at least n processes in the group: a
+// cluster master may announce readiness before every worker is counted.
+func wantProcesses(n int) func(*Target) error {
+	return func(t *Target) error {
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			got := len(group(t.Pid))
+			if got >= n {
+				return nil
+			}
+			if time.Now().After(deadline) {
+				return fmt.Errorf("%d processes in the server's group, want at least %d (a master and its workers)", got, n)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+}
+
+// start starts im with env, waits for /status and the readiness line, and
+// returns the target. The process, when not nil, must be stopped.
+func (v *Verifier) start(ctx context.Context, im impl.Impl, env map[string]string) (*Target, *impl.Process, error) {
+	ready := newReadyWriter()
+	p, err := v.Manifest.Start(im, impl.StartOptions{Env: env, Stdout: ready})
+	if err != nil {
+		return nil, nil, err
+	}
+	timeout := v.StartTimeout
+	if timeout == 0 {
+		timeout = 20 * time.Second
+	}
+	if err := p.WaitReady(ctx, timeout); err != nil {
+		return nil, p, err
+	}
+	line, ok := ready.wait(2 * time.Second)
+	if !ok {
+		return nil, p, fmt.Errorf("no readiness line on stdout (restbench-server id=%s pid=… threads=… gomaxprocs=… listening=…); see docs/contract.md", im.ID)
+	}
+	t := &Target{
+		Impl: im, URL: p.URL(), Pid: p.Pid(), Ready: line, Root: v.Manifest.Root,
+		Client: NewClient(), FilterSize: v.FilterSize, MaxRSS: v.MaxRSS,
+	}
+	return t, p, nil
+}
+
+// terminate sends SIGTERM to the server's group and waits for every process
+// of it to end.
+func terminate(p *impl.Process, within time.Duration) error {
+	start := time.Now()
+	syscall.Kill(-p.Pid(), syscall.SIGTERM)
+	select {
+	case <-p.Done():
+	case <-time.After(within):
+		return fmt.Errorf("still running %s after SIGTERM", within)
+	}
+	for len(group(p.Pid())) > 0 {
+		if time.Since(start) > within {
+			return fmt.Errorf("%d processes of the group still running %s after SIGTERM (the master must stop its workers)", len(group(p.Pid())), within)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return nil
+}
+
+func exited(p *impl.Process) bool {
+	select {
+	case <-p.Done():
+		return true
+	default:
+		return false
+	}
+}
+
+func (v *Verifier) logf(format string, a ...any) {
+	if v.Log != nil {
+		fmt.Fprintf(v.Log, format, a...)
+	}
+}
+
+func (v *Verifier) logWriter() io.Writer {
+	if v.Log == nil {
+		return io.Discard
+	}
+	return v.Log
+}
+
+func firstLine(s string) string {
+	for i := range len(s) {
+		if s[i] == '\n' {
+			return s[:i]
+		}
+	}
+	return s
+}

@@ -1,0 +1,205 @@
+package cpu
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// Quota mechanisms, as recorded in result.Placement.QuotaMechanism.
+const (
+	MechanismV2 = "cgroup2 cpu.max"
+	MechanismV1 = "cgroup1 cpu.cfs_quota_us"
+)
+
+// quotaPeriodUS is the CFS period docker uses: --cpus=1.5 is a quota of
+// 150,000 µs every 100,000 µs.
+const quotaPeriodUS = 100000
+
+// Quota is a cgroup that limits the processes in it to CPUs worth of CPU
+// time, what `docker --cpus` does. Create it, start the server with Wrap in
+// front of its command, and Remove it once the server has stopped.
+type Quota struct {
+	CPUs      float64
+	Mechanism string // MechanismV2 or MechanismV1
+	Dir       string // the cgroup's folder
+}
+
+// Roots of the cgroup hierarchies; variables so that tests can look elsewhere.
+var (
+	cgroupV2Roots = []string{"/sys/fs/cgroup", "/sys/fs/cgroup/unified"}
+	cgroupV1CPU   = []string{"/sys/fs/cgroup/cpu", "/sys/fs/cgroup/cpu,cpuacct"}
+	quotaSeq      atomic.Int64
+)
+
+// ErrNoQuota is wrapped by NewQuota's error when no cgroup could be written.
+var ErrNoQuota = errors.New("no writable cgroup with the cpu controller")
+
+// NewQuota creates a cgroup limited to cpus CPUs. It tries cgroup v2 (a
+// hierarchy where the cpu controller is enabled, so that cpu.max exists),
+// then cgroup v1 (cpu.cfs_quota_us). The error, when neither works, says how
+// to make one writable.
+func NewQuota(name string, cpus float64) (*Quota, error) {
+	if cpus <= 0 {
+		return nil, fmt.Errorf("quota %v: use a positive number of CPUs, e.g. 1 or 0.5", cpus)
+	}
+	quota := int64(cpus*quotaPeriodUS + 0.5)
+	leaf := fmt.Sprintf("restbench-%d-%d-%s", os.Getpid(), quotaSeq.Add(1), safeName(name))
+	var tried []string
+	for _, root := range cgroupV2Roots {
+		q, err := newV2(root, leaf, cpus, quota)
+		if err == nil {
+			return q, nil
+		}
+		tried = append(tried, err.Error())
+	}
+	for _, root := range cgroupV1CPU {
+		q, err := newV1(root, leaf, cpus, quota)
+		if err == nil {
+			return q, nil
+		}
+		tried = append(tried, err.Error())
+	}
+	return nil, fmt.Errorf("cpu quota %g: %w (%s); run restbench as root, or delegate a cgroup with the cpu controller to this user (systemd-run --user --scope -p Delegate=yes restbench run ...)",
+		cpus, ErrNoQuota, strings.Join(tried, "; "))
+}
+
+// newV2 makes the cgroup below the v2 cgroup this process is in (or below
+// the root), which works both on a host and inside a delegated container.
+func newV2(root, leaf string, cpus float64, quota int64) (*Quota, error) {
+	if !isCgroup2(root) {
+		return nil, fmt.Errorf("%s: not a cgroup2 mount", root)
+	}
+	parent := root
+	if own := ownCgroupV2(); own != "" && own != "/" {
+		parent = filepath.Join(root, own)
+	}
+	ctrl, err := os.ReadFile(filepath.Join(parent, "cgroup.subtree_control"))
+	if err != nil || !hasWord(string(ctrl), "cpu") {
+		// Enabling it can fail (processes in the parent, or no permission);
+		// the check after mkdir is what decides.
+		os.WriteFile(filepath.Join(parent, "cgroup.subtree_control"), []byte("+cpu"), 0)
+	}
+	dir := filepath.Join(parent, leaf)
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	max := filepath.Join(dir, "cpu.max")
+	if _, err := os.Stat(max); err != nil {
+		os.Remove(dir)
+		return nil, fmt.Errorf("%s: the cpu controller is not enabled in %s", root, parent)
+	}
+	if err := os.WriteFile(max, fmt.Appendf(nil, "%d %d", quota, quotaPeriodUS), 0); err != nil {
+		os.Remove(dir)
+		return nil, fmt.Errorf("%s: %w", max, err)
+	}
+	return &Quota{CPUs: cpus, Mechanism: MechanismV2, Dir: dir}, nil
+}
+
+func newV1(root, leaf string, cpus float64, quota int64) (*Quota, error) {
+	if _, err := os.Stat(filepath.Join(root, "cpu.cfs_quota_us")); err != nil {
+		return nil, fmt.Errorf("%s: no cgroup v1 cpu controller", root)
+	}
+	dir := filepath.Join(root, leaf)
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	for _, w := range []struct {
+		file string
+		v    int64
+	}{{"cpu.cfs_period_us", quotaPeriodUS}, {"cpu.cfs_quota_us", quota}} {
+		if err := os.WriteFile(filepath.Join(dir, w.file), []byte(strconv.FormatInt(w.v, 10)), 0); err != nil {
+			os.Remove(dir)
+			return nil, fmt.Errorf("%s: %w", filepath.Join(dir, w.file), err)
+		}
+	}
+	return &Quota{CPUs: cpus, Mechanism: MechanismV1, Dir: dir}, nil
+}
+
+// Wrap is the command prefix that moves the server into the cgroup before it
+// execs, so that the server and every process it forks are limited from
+// their first instruction: sh writes its own pid ($$) into cgroup.procs and
+// then execs the rest of the command line in place.
+func (q *Quota) Wrap() []string {
+	return []string{"sh", "-c", `echo $$ > "$0" && exec "$@"`, filepath.Join(q.Dir, "cgroup.procs")}
+}
+
+// Remove deletes the cgroup. The kernel refuses while a process is still in
+// it, so it retries for a moment: the server's group has just been killed
+// and its last processes may still be exiting.
+func (q *Quota) Remove() error {
+	var err error
+	for i := 0; i < 40; i++ {
+		if err = os.Remove(q.Dir); err == nil || os.IsNotExist(err) {
+			return nil
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return fmt.Errorf("remove cgroup %s: %w (a process is still in it: see %s/cgroup.procs)", q.Dir, err, q.Dir)
+}
+
+// Procs returns the pids in the cgroup.
+func (q *Quota) Procs() ([]int, error) {
+	f, err := os.Open(filepath.Join(q.Dir, "cgroup.procs"))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var pids []int
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if pid, err := strconv.Atoi(strings.TrimSpace(sc.Text())); err == nil {
+			pids = append(pids, pid)
+		}
+	}
+	return pids, sc.Err()
+}
+
+// ownCgroupV2 is this process's path in the v2 hierarchy ("0::/path").
+func ownCgroupV2() string {
+	data, err := os.ReadFile("/proc/self/cgroup")
+	if err != nil {
+		return ""
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if p, ok := strings.CutPrefix(line, "0::"); ok {
+			return p
+		}
+	}
+	return ""
+}
+
+func isCgroup2(path string) bool {
+	var st unix.Statfs_t
+	return unix.Statfs(path, &st) == nil && st.Type == unix.CGROUP2_SUPER_MAGIC
+}
+
+func hasWord(s, w string) bool {
+	for _, f := range strings.Fields(s) {
+		if f == w {
+			return true
+		}
+	}
+	return false
+}
+
+func safeName(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' {
+			return r
+		}
+		return '_'
+	}, s)
+	if len(s) > 40 {
+		s = s[:40]
+	}
+	return s
+}

@@ -1,0 +1,164 @@
+package cpu
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestMain lets the test binary serve as the child of the quota tests:
+// RESTBENCH_QUOTA_CHILD=gomaxprocs prints runtime.GOMAXPROCS(0).
+func TestMain(m *testing.M) {
+	if os.Getenv("RESTBENCH_QUOTA_CHILD") == "gomaxprocs" {
+		fmt.Println(runtime.GOMAXPROCS(0))
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func newQuotaOrSkip(t *testing.T, cpus float64) *Quota {
+	t.Helper()
+	q, err := NewQuota(t.Name(), cpus)
+	if errors.Is(err, ErrNoQuota) {
+		t.Skipf("no writable cgroup here (run the tests as root to cover quotas): %v", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { q.Remove() })
+	return q
+}
+
+// cpuSeconds is the user+system time of pid from /proc/<pid>/stat.
+func cpuSeconds(t *testing.T, pid int) float64 {
+	t.Helper()
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := strings.Fields(string(data[strings.LastIndexByte(string(data), ')')+2:]))
+	ut, _ := strconv.ParseFloat(f[11], 64)
+	st, _ := strconv.ParseFloat(f[12], 64)
+	return (ut + st) / 100 // USER_HZ is 100 on Linux
+}
+
+// TestQuotaLimitsBusyChild runs a busy loop under a quota of half a CPU: it
+// must be throttled, use at most about half a CPU, and leave the cgroup
+// removable once it is gone.
+func TestQuotaLimitsBusyChild(t *testing.T) {
+	q := newQuotaOrSkip(t, 0.5)
+	argv := append(q.Wrap(), "sh", "-c", "while :; do :; done")
+	cmd := exec.Command(argv[0], argv[1:]...)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	time.Sleep(200 * time.Millisecond) // let sh join the cgroup and exec
+	if pids, err := q.Procs(); err != nil || len(pids) != 1 || pids[0] != cmd.Process.Pid {
+		t.Fatalf("cgroup holds %v (%v), want the child %d", pids, err, cmd.Process.Pid)
+	}
+	start, c0 := time.Now(), cpuSeconds(t, cmd.Process.Pid)
+	time.Sleep(2 * time.Second)
+	used := (cpuSeconds(t, cmd.Process.Pid) - c0) / time.Since(start).Seconds()
+	// Generous: the machine is shared, so the child may get less, but never
+	// much more than its quota.
+	if used > 0.65 {
+		t.Errorf("busy child used %.2f CPUs under a 0.5 CPU quota (%s)", used, q.Mechanism)
+	}
+	stat, _ := os.ReadFile(filepath.Join(q.Dir, "cpu.stat"))
+	if !throttled(string(stat)) {
+		t.Errorf("cgroup never throttled the busy child; cpu.stat:\n%s", stat)
+	}
+	t.Logf("%s: busy child used %.2f CPUs under quota 0.5", q.Mechanism, used)
+	cmd.Process.Kill()
+	cmd.Wait()
+	if err := q.Remove(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(q.Dir); !os.IsNotExist(err) {
+		t.Errorf("%s still exists after Remove", q.Dir)
+	}
+}
+
+func throttled(stat string) bool {
+	for _, line := range strings.Split(stat, "\n") {
+		if f := strings.Fields(line); len(f) == 2 && (f[0] == "nr_throttled") {
+			n, _ := strconv.Atoi(f[1])
+			return n > 0
+		}
+	}
+	return false
+}
+
+// TestQuotaGOMAXPROCS checks what Go (>= 1.25) makes of a quota, which the
+// dotchev-echo suite's "GOMAXPROCS unset" run relies on. The runtime takes
+// min(CPUs, max(2, ceil(quota))) (runtime/cgroup_linux.go: "A limit less
+// than 2 is rounded up to 2"), so under `docker --cpus=1` a Go server still
+// runs 2 Ps: on a 2-core machine it cannot be told from the core count, on a
+// bigger one quota 1 gives 2.
+func TestQuotaGOMAXPROCS(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"RESTBENCH_QUOTA_CHILD=gomaxprocs"}
+	for _, e := range os.Environ() {
+		if !strings.HasPrefix(e, "GOMAXPROCS=") {
+			env = append(env, e)
+		}
+	}
+	run := func(wrap []string) int {
+		argv := append(wrap, self)
+		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd.Env = env
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%v: %v", argv, err)
+		}
+		n, err := strconv.Atoi(strings.TrimSpace(string(out)))
+		if err != nil {
+			t.Fatalf("child printed %q", out)
+		}
+		return n
+	}
+	all := FormatList(allCPUs(runtime.NumCPU()))
+	free := run([]string{"taskset", "-c", all})
+	q := newQuotaOrSkip(t, 1)
+	limited := run(append(q.Wrap(), "taskset", "-c", all))
+	want := min(runtime.NumCPU(), 2)
+	t.Logf("GOMAXPROCS: %d without quota, %d under quota 1 (%s, %s)", free, limited, q.Mechanism, runtime.Version())
+	if free != runtime.NumCPU() || limited != want {
+		t.Errorf("GOMAXPROCS = %d without quota and %d under quota 1; want %d and %d", free, limited, runtime.NumCPU(), want)
+	}
+}
+
+func allCPUs(n int) []int {
+	c := make([]int, n)
+	for i := range c {
+		c[i] = i
+	}
+	return c
+}
+
+// TestQuotaUnavailable points the detection at plain folders: the error
+// must say how to get a writable cgroup.
+func TestQuotaUnavailable(t *testing.T) {
+	dir := t.TempDir()
+	v2, v1 := cgroupV2Roots, cgroupV1CPU
+	cgroupV2Roots, cgroupV1CPU = []string{dir}, []string{filepath.Join(dir, "cpu")}
+	defer func() { cgroupV2Roots, cgroupV1CPU = v2, v1 }()
+	_, err := NewQuota("x", 1)
+	if !errors.Is(err, ErrNoQuota) || !strings.Contains(err.Error(), "root") || !strings.Contains(err.Error(), "delegate") {
+		t.Fatalf("err = %v, want ErrNoQuota with a hint (root / delegate)", err)
+	}
+	if _, err := NewQuota("x", 0); err == nil {
+		t.Fatal("a quota of 0 CPUs was accepted")
+	}
+}

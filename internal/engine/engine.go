@@ -1,0 +1,119 @@
+// Package engine runs one load against a server and returns the result in
+// restbench's shape, whichever tool generates it: the built-in generator
+// (package load), or the real wrk or ab, to reproduce a published run with
+// its own tool and to cross-check ours.
+package engine
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"strings"
+	"syscall"
+	"time"
+
+	"restbench/internal/cpu"
+	"restbench/internal/load"
+	"restbench/internal/result"
+)
+
+// Engine generates one load.
+type Engine interface {
+	Run(ctx context.Context, cfg load.Config) (*result.Load, error)
+}
+
+// Names of the engines, as written in suite files.
+const (
+	NameBuiltin = "restbench"
+	NameWrk     = "wrk"
+	NameAB      = "ab"
+)
+
+// New returns the engine called name ("" is the built-in generator).
+func New(name string) (Engine, error) {
+	switch name {
+	case "", NameBuiltin:
+		return Builtin{}, nil
+	case NameWrk:
+		return Wrk{}, nil
+	case NameAB:
+		return AB{}, nil
+	}
+	return nil, fmt.Errorf("unknown engine %q (use %s, %s or %s)", name, NameBuiltin, NameWrk, NameAB)
+}
+
+// Builtin is restbench's own generator.
+type Builtin struct{}
+
+var (
+	_ Engine = Builtin{}
+	_ Engine = Wrk{}
+	_ Engine = AB{}
+)
+
+// Run calls load.Run.
+func (Builtin) Run(ctx context.Context, cfg load.Config) (*result.Load, error) {
+	return load.Run(ctx, cfg)
+}
+
+// runTool runs argv, pinned with taskset to cpus when there are any, and
+// returns its standard output and the CPU time it used (user+system, s).
+// Cancelling ctx sends SIGINT first (wrk then prints what it measured so
+// far), SIGKILL a second later.
+func runTool(ctx context.Context, cpus []int, argv []string) (string, float64, error) {
+	if _, err := exec.LookPath(argv[0]); err != nil {
+		return "", 0, fmt.Errorf("%s is not installed (apt-get install %s), or use engine: restbench", argv[0], packageOf(argv[0]))
+	}
+	if len(cpus) > 0 {
+		argv = append([]string{"taskset", "-c", cpu.FormatList(cpus)}, argv...)
+	}
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGINT) }
+	cmd.WaitDelay = time.Second
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var cpuS float64
+	if st := cmd.ProcessState; st != nil {
+		cpuS = (st.UserTime() + st.SystemTime()).Seconds()
+	}
+	if err != nil && ctx.Err() == nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return out.String(), cpuS, fmt.Errorf("%s: %v: %s%s", argv[0], err, strings.TrimSpace(errb.String()), lastLines(out.String(), 5))
+		}
+		return out.String(), cpuS, fmt.Errorf("%s: %w", argv[0], err)
+	}
+	return out.String(), cpuS, nil
+}
+
+func packageOf(tool string) string {
+	if tool == "ab" {
+		return "apache2-utils"
+	}
+	return tool
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	if len(lines) == 1 && lines[0] == "" {
+		return ""
+	}
+	return "\n" + strings.Join(lines, "\n")
+}
+
+// seconds formats d as whole seconds, at least 1: both tools count seconds.
+func seconds(d time.Duration) int {
+	return max(1, int((d+time.Second-1)/time.Second))
+}
+
+// unsupported names a setting the tool cannot reproduce.
+func unsupported(tool, what string) error {
+	return fmt.Errorf("engine %s cannot %s; use engine: restbench for this run", tool, what)
+}

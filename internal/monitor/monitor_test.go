@@ -1,0 +1,79 @@
+package monitor
+
+import (
+	"os/exec"
+	"runtime"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"restbench/internal/result"
+)
+
+func TestSummarize(t *testing.T) {
+	for _, c := range []struct {
+		name       string
+		samples    []result.Sample
+		clientCPUs int
+		mean, peak float64
+		share      float64
+		bound      bool
+	}{
+		{"empty", nil, 1, 0, 0, 0, false},
+		{"idle client", []result.Sample{{ServerCPU: 50, ClientCPU: 10}, {ServerCPU: 150, ClientCPU: 30}}, 1, 100, 150, 0.2, false},
+		{"saturated client", []result.Sample{{ServerCPU: 90, ClientCPU: 95}, {ServerCPU: 90, ClientCPU: 97}}, 1, 90, 90, 0.96, true},
+		{"two client CPUs, half used", []result.Sample{{ClientCPU: 100}, {ClientCPU: 100}}, 2, 0, 0, 0.5, false},
+		{"at the threshold", []result.Sample{{ClientCPU: 180}}, 2, 0, 0, 0.9, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m := Summarize(c.samples, 250, c.clientCPUs)
+			if m.ServerCPUMean != c.mean || m.ServerCPUPeak != c.peak || abs(m.ClientCPUShare-c.share) > 1e-9 || ClientBound(m) != c.bound {
+				t.Errorf("mean %v peak %v share %v bound %v; want %v %v %v %v",
+					m.ServerCPUMean, m.ServerCPUPeak, m.ClientCPUShare, ClientBound(m), c.mean, c.peak, c.share, c.bound)
+			}
+			if m.Samples == nil {
+				t.Error("samples is null: the JSON would say null, not []")
+			}
+		})
+	}
+}
+
+func abs(x float64) float64 { return max(x, -x) }
+
+// TestTreeSamplesRealProcesses starts a process group whose leader forks two
+// busy workers, as a cluster does, and busies this process too: the sampler
+// must see all three server processes, their CPU and RSS, the client's CPU,
+// and every core.
+func TestTreeSamplesRealProcesses(t *testing.T) {
+	cmd := exec.Command("sh", "-c", "sh -c 'while :; do :; done' & sh -c 'while :; do :; done' & wait")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); cmd.Wait() }()
+	var stop atomic.Bool
+	go func() { // the "generator": spin in this process
+		for !stop.Load() {
+		}
+	}()
+	defer stop.Store(true)
+
+	time.Sleep(100 * time.Millisecond) // let the workers start
+	m := Start(NewTree(cmd.Process.Pid), 100*time.Millisecond, time.Now())
+	time.Sleep(1200 * time.Millisecond)
+	got := m.Stop(1)
+	if len(got.Samples) < 5 {
+		t.Fatalf("%d samples in 1.2 s at 100 ms", len(got.Samples))
+	}
+	last := got.Samples[len(got.Samples)-1]
+	// Generous bounds: the machine is shared, the workers may get little.
+	if last.Procs != 3 || got.ServerRSSPeak <= 0 || got.ServerCPUMean < 10 || got.ClientCPUMean < 10 {
+		t.Errorf("procs %d rss %d server cpu %.0f%% client cpu %.0f%%: want 3 processes, some RSS, both busy",
+			last.Procs, got.ServerRSSPeak, got.ServerCPUMean, got.ClientCPUMean)
+	}
+	if len(last.Cores) != runtime.NumCPU() {
+		t.Errorf("%d per-core figures, want %d", len(last.Cores), runtime.NumCPU())
+	}
+	t.Logf("server %.0f%% (peak %.0f%%), client %.0f%%, cores %v", got.ServerCPUMean, got.ServerCPUPeak, got.ClientCPUMean, last.Cores)
+}

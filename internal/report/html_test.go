@@ -1,0 +1,100 @@
+package report
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// chromium finds a headless browser: $CHROMIUM, else Debian's chromium.
+// Without one the test skips, except in CI (CI=true), where it must run.
+func chromium(t *testing.T) string {
+	t.Helper()
+	names := []string{"chromium", "chromium-browser", "google-chrome"}
+	if c := os.Getenv("CHROMIUM"); c != "" {
+		names = []string{c}
+	}
+	for _, n := range names {
+		if p, err := exec.LookPath(n); err == nil {
+			return p
+		}
+	}
+	msg := "no headless Chromium found (install it: apt-get install -y chromium, or set CHROMIUM=/path/to/chrome)"
+	if os.Getenv("CI") == "true" {
+		t.Fatal(msg)
+	}
+	t.Skip(msg)
+	return ""
+}
+
+var (
+	bodyTag    = regexp.MustCompile(`<body[^>]*data-charts="(\d+)"[^>]*>`)
+	attr       = func(name string) *regexp.Regexp { return regexp.MustCompile(name + `="([^"]*)"`) }
+	consoleErr = regexp.MustCompile(`(?m)^.*:CONSOLE.*(Uncaught|Error|error).*$`)
+)
+
+// TestHTMLInChromium loads report.html of the fixture from a file:// URL in
+// headless Chromium with the network features off, and checks that no
+// script failed and every chart div holds the canvas ECharts draws.
+func TestHTMLInChromium(t *testing.T) {
+	bin := chromium(t)
+	out := t.TempDir()
+	w, err := Write(fixtureRoot, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(w.HTML)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Offline: nothing may be fetched from elsewhere.
+	for _, ref := range []string{`src="http`, `href="http`, `src="//`} {
+		if strings.Contains(string(page), ref) {
+			t.Errorf("report.html references an outside resource (%s...); it must work offline", ref)
+		}
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+		"--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+		"--user-data-dir="+filepath.Join(out, "chromium-profile"), "--enable-logging=stderr", "--v=0",
+		"--virtual-time-budget=10000", "--dump-dom", "file://"+w.HTML)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	dom, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("chromium: %v\n%s", err, stderr.String())
+	}
+	body := bodyTag.Find(dom)
+	if body == nil {
+		t.Fatalf("dumped DOM has no <body data-charts=...>; first 500 bytes:\n%.500s\nstderr:\n%s", dom, stderr.String())
+	}
+	charts, _ := strconv.Atoi(string(bodyTag.FindSubmatch(dom)[1]))
+	rendered := attr("data-rendered").FindSubmatch(body)
+	errs := attr("data-errors").FindSubmatch(body)
+	if rendered == nil || errs == nil {
+		t.Fatalf("the page's load handler did not run: %s", body)
+	}
+	if charts < 20 {
+		t.Errorf("page has %d charts; the fixture should give at least 20", charts)
+	}
+	if got := string(rendered[1]); got != strconv.Itoa(charts) {
+		t.Errorf("%s of %d charts rendered a canvas", got, charts)
+	}
+	if e := string(errs[1]); e != "" {
+		t.Errorf("script errors in the page: %s", e)
+	}
+	if m := consoleErr.FindAllString(stderr.String(), -1); len(m) > 0 {
+		t.Errorf("console errors:\n%s", strings.Join(m, "\n"))
+	}
+	if n := strings.Count(string(dom), "<canvas"); n < charts {
+		t.Errorf("%d canvases in the DOM, want at least %d", n, charts)
+	}
+}

@@ -1,0 +1,316 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"restbench/internal/result"
+)
+
+// SuiteReport is what the report says about one results folder.
+type SuiteReport struct {
+	Dir         string
+	Env         result.Env
+	Suite       result.Suite
+	Experiments []*ExperimentReport
+}
+
+// ExperimentReport is one published table, measured again.
+type ExperimentReport struct {
+	Experiment result.Experiment
+	Runs       []*RunReport
+	Verdicts   []Verdict
+	// Param is the matrix parameter the runs vary along (connections, delay,
+	// work share...) when it is numeric; "" when there is none. The report
+	// draws req/s and latency against it.
+	Param string
+}
+
+// RunReport is one run over its trials.
+type RunReport struct {
+	Info   result.RunInfo
+	Trials []result.Trial // every trial, failed ones included
+	OK     []measured     // the successful trials, which the figures use
+	Flags  []string       // union of the trials' flags, "failed" included
+	// Measured holds the standard figures and every published key.
+	Measured map[string]Spread
+	// Figures is the published-vs-measured table, in the source's order.
+	Figures []Figure
+}
+
+// Figure is one published figure beside ours.
+type Figure struct {
+	Key       string
+	Published float64
+	Measured  Spread // N == 0: not measured (failed, or a key we cannot answer)
+}
+
+// Ratio is measured/published, 0 when either is missing.
+func (f Figure) Ratio() float64 {
+	if f.Measured.N == 0 || f.Published == 0 {
+		return 0
+	}
+	return f.Measured.Median / f.Published
+}
+
+// Verdict outcomes.
+const (
+	Holds        = "holds"
+	DoesNotHold  = "does not hold here"
+	Inconclusive = "inconclusive"
+	NotMeasured  = "not measured"
+)
+
+// Verdict checks one published conclusion against the trials.
+type Verdict struct {
+	result.Conclusion
+	// Ratio is median(A)/median(B); Lo and Hi bound it over the trials:
+	// min(A)/max(B) and max(A)/min(B).
+	Ratio, Lo, Hi float64
+	Outcome       string
+	// Why says, when the outcome is NotMeasured, what is missing.
+	Why string
+}
+
+// standardKeys are measured for every run, published or not.
+var standardKeys = []string{"rps", "latency_mean_ms", "latency_stdev_ms", "p50_ms", "p99_ms", "latency_max_ms", "errors", "cpu_pct", "rss_mb"}
+
+// Build computes the report model of one results folder.
+func Build(r *Results) *SuiteReport {
+	sr := &SuiteReport{Dir: r.Dir, Env: r.Env, Suite: r.Suite}
+	for _, e := range r.Suite.Experiments {
+		er := &ExperimentReport{Experiment: e}
+		byID := map[string]*RunReport{}
+		for _, info := range e.Runs {
+			rr := buildRun(info, r.Trials[info.ID])
+			er.Runs = append(er.Runs, rr)
+			byID[info.ID] = rr
+		}
+		for _, c := range e.Conclusions {
+			er.Verdicts = append(er.Verdicts, verdict(c, byID[c.A], byID[c.B]))
+		}
+		er.Param = matrixParam(e.Runs)
+		sr.Experiments = append(sr.Experiments, er)
+	}
+	return sr
+}
+
+func buildRun(info result.RunInfo, trials []result.Trial) *RunReport {
+	rr := &RunReport{Info: info, Trials: trials, Measured: map[string]Spread{}}
+	flags := map[string]bool{}
+	for i := range trials {
+		t := &trials[i]
+		for _, f := range t.Flags {
+			flags[f] = true
+		}
+		if t.Status == result.StatusFailed || t.Load == nil {
+			flags[result.FlagFailed] = true
+			continue
+		}
+		rr.OK = append(rr.OK, newMeasured(t))
+	}
+	for f := range flags {
+		rr.Flags = append(rr.Flags, f)
+	}
+	sort.Strings(rr.Flags)
+
+	keys := append([]string(nil), standardKeys...)
+	for k := range info.Published {
+		keys = append(keys, k)
+	}
+	for _, k := range keys {
+		var vs []float64
+		for _, m := range rr.OK {
+			if v, ok := m.value(k); ok {
+				vs = append(vs, v)
+			}
+		}
+		rr.Measured[k] = spreadOf(vs)
+	}
+	for k, v := range info.Published {
+		rr.Figures = append(rr.Figures, Figure{Key: k, Published: v, Measured: rr.Measured[k]})
+	}
+	sort.Slice(rr.Figures, func(i, j int) bool {
+		gi, pi := metricOrder(rr.Figures[i].Key)
+		gj, pj := metricOrder(rr.Figures[j].Key)
+		if gi != gj {
+			return gi < gj
+		}
+		if pi != pj {
+			return pi < pj
+		}
+		return rr.Figures[i].Key < rr.Figures[j].Key
+	})
+	return rr
+}
+
+// verdict decides whether a published ratio still points the same way: it
+// holds when the measured ratio is on the same side of 1 as the published
+// one, over the whole range the trials allow; when that range straddles 1
+// the trials cannot tell.
+func verdict(c result.Conclusion, a, b *RunReport) Verdict {
+	v := Verdict{Conclusion: c, Outcome: NotMeasured}
+	for _, x := range []struct {
+		id string
+		r  *RunReport
+	}{{c.A, a}, {c.B, b}} {
+		switch {
+		case x.r == nil:
+			v.Why = fmt.Sprintf("run %q is not in the suite; fix the conclusion's run ids", x.id)
+		case x.r.Measured[c.Metric].N == 0:
+			v.Why = fmt.Sprintf("no successful trial of %s measured %s", x.id, c.Metric)
+		case x.r.Measured[c.Metric].Min == 0 && x.id == c.B:
+			v.Why = fmt.Sprintf("%s of %s is 0", c.Metric, x.id)
+		default:
+			continue
+		}
+		return v
+	}
+	sa, sb := a.Measured[c.Metric], b.Measured[c.Metric]
+	v.Ratio = sa.Median / sb.Median
+	v.Lo = sa.Min / sb.Max
+	v.Hi = sa.Max / sb.Min
+	switch {
+	case c.Published == 1:
+		// A published tie holds while the trials allow a tie.
+		if v.Lo <= 1.05 && v.Hi >= 0.95 {
+			v.Outcome = Holds
+		} else {
+			v.Outcome = DoesNotHold
+		}
+	case v.Lo <= 1 && v.Hi >= 1:
+		v.Outcome = Inconclusive
+	case (v.Ratio > 1) == (c.Published > 1):
+		v.Outcome = Holds
+	default:
+		v.Outcome = DoesNotHold
+	}
+	return v
+}
+
+// matrixParam picks the parameter the runs vary along, for the line charts:
+// the first (by name) that takes more than one value, every one numeric
+// once units and "%" are cut.
+func matrixParam(runs []result.RunInfo) string {
+	values := map[string]map[string]bool{}
+	for _, r := range runs {
+		for k, v := range r.Params {
+			if values[k] == nil {
+				values[k] = map[string]bool{}
+			}
+			values[k][v] = true
+		}
+	}
+	var names []string
+	for k, vs := range values {
+		if len(vs) < 2 {
+			continue
+		}
+		numeric := true
+		for v := range vs {
+			if _, ok := paramNumber(v); !ok {
+				numeric = false
+			}
+		}
+		if numeric {
+			names = append(names, k)
+		}
+	}
+	sort.Strings(names)
+	if len(names) == 0 {
+		return ""
+	}
+	return names[0]
+}
+
+// paramNumber reads "100", "50ms", "0.75x" or "25%" as a number.
+func paramNumber(s string) (float64, bool) {
+	s = strings.TrimSpace(s)
+	end := len(s)
+	for end > 0 && !strings.ContainsAny(s[end-1:end], "0123456789.") {
+		end--
+	}
+	f, err := strconv.ParseFloat(s[:end], 64)
+	if err != nil || math.IsNaN(f) {
+		return 0, false
+	}
+	return f, true
+}
+
+// series groups the runs of an experiment for a line against its Param: one
+// line per implementation plus the parameters other than Param.
+func (er *ExperimentReport) series() (names []string, runs map[string][]*RunReport) {
+	runs = map[string][]*RunReport{}
+	for _, rr := range er.Runs {
+		name := rr.Info.Impl
+		var extra []string
+		for k, v := range rr.Info.Params {
+			if k != er.Param && k != "impl" {
+				extra = append(extra, k+"="+v)
+			}
+		}
+		sort.Strings(extra)
+		if len(extra) > 0 {
+			name += " " + strings.Join(extra, " ")
+		}
+		if _, ok := runs[name]; !ok {
+			names = append(names, name)
+		}
+		runs[name] = append(runs[name], rr)
+	}
+	for _, n := range names {
+		rs := runs[n]
+		sort.SliceStable(rs, func(i, j int) bool {
+			a, _ := paramNumber(rs[i].Info.Params[er.Param])
+			b, _ := paramNumber(rs[j].Info.Params[er.Param])
+			return a < b
+		})
+	}
+	return names, runs
+}
+
+// label is how a run is named in tables and legends.
+func (rr *RunReport) label() string {
+	if rr.Info.Label != "" {
+		return rr.Info.Label
+	}
+	return rr.Info.ID
+}
+
+// streams names the mix targets (sorted) and the probe of a run's trials.
+func (rr *RunReport) streams() []string {
+	seen := map[string]bool{}
+	var names []string
+	probe := false
+	for _, m := range rr.OK {
+		l := m.trial.Load
+		probe = probe || l.Probe != nil
+		if l.Settings.Mix == "" && len(l.Targets) < 2 {
+			continue // a single target is the whole load, already in the main table
+		}
+		for name := range l.Targets {
+			if !seen[name] {
+				seen[name] = true
+				names = append(names, name)
+			}
+		}
+	}
+	sort.Strings(names)
+	if probe {
+		names = append(names, probeStream)
+	}
+	return names
+}
+
+func (rr *RunReport) failedCount() int { return len(rr.Trials) - len(rr.OK) }
+
+func (rr *RunReport) trialsCell() string {
+	want := rr.Info.Trials
+	if want < len(rr.Trials) {
+		want = len(rr.Trials)
+	}
+	return fmt.Sprintf("%d/%d", len(rr.OK), want)
+}

@@ -1,0 +1,105 @@
+package report
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"restbench/internal/result"
+)
+
+func TestVerdict(t *testing.T) {
+	run := func(min, med, max float64) *RunReport {
+		return &RunReport{Measured: map[string]Spread{"rps": {Median: med, Min: min, Max: max, N: 2}}}
+	}
+	for _, c := range []struct {
+		name      string
+		published float64
+		a, b      *RunReport
+		want      string
+	}{
+		{"same side, clear", 1.77, run(110, 120, 130), run(90, 95, 100), Holds},
+		{"other side", 1.77, run(80, 85, 90), run(100, 105, 110), DoesNotHold},
+		{"published below 1, measured below", 0.6, run(50, 55, 60), run(100, 105, 110), Holds},
+		{"ranges straddle 1", 1.3, run(95, 105, 115), run(98, 100, 102), Inconclusive},
+		{"published tie, measured tie", 1, run(99, 100, 101), run(99, 100, 101), Holds},
+		{"published tie, measured apart", 1, run(150, 155, 160), run(99, 100, 101), DoesNotHold},
+		{"no trials", 1.5, &RunReport{Measured: map[string]Spread{}}, run(1, 2, 3), NotMeasured},
+		{"unknown run", 1.5, nil, run(1, 2, 3), NotMeasured},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			v := verdict(result.Conclusion{Metric: "rps", A: "a", B: "b", Published: c.published}, c.a, c.b)
+			if v.Outcome != c.want {
+				t.Errorf("outcome = %q (ratio %.3f, %.3f–%.3f, %s), want %q", v.Outcome, v.Ratio, v.Lo, v.Hi, v.Why, c.want)
+			}
+		})
+	}
+}
+
+func TestKeysAndParams(t *testing.T) {
+	for key, want := range map[string]float64{"p50_ms": 50, "p99_ms": 99, "p999_ms": 99.9, "p9999_ms": 99.99, "p100_ms": 100, "p66_ms": 66} {
+		if got, ok := percentileKey(key); !ok || got != want {
+			t.Errorf("percentileKey(%q) = %v, %v; want %v", key, got, ok, want)
+		}
+	}
+	for _, bad := range []string{"rps", "p_ms", "pxx_ms", "p50"} {
+		if _, ok := percentileKey(bad); ok {
+			t.Errorf("percentileKey(%q) accepted", bad)
+		}
+	}
+	for s, want := range map[string]float64{"100": 100, "50ms": 50, "0.75x": 0.75, "25%": 25} {
+		if got, ok := paramNumber(s); !ok || got != want {
+			t.Errorf("paramNumber(%q) = %v, %v; want %v", s, got, ok, want)
+		}
+	}
+	if _, ok := paramNumber("node"); ok {
+		t.Errorf("paramNumber(node) accepted")
+	}
+	runs := []result.RunInfo{
+		{Params: map[string]string{"impl": "a", "connections": "10", "mode": "x"}},
+		{Params: map[string]string{"impl": "b", "connections": "100", "mode": "x"}},
+	}
+	if got := matrixParam(runs); got != "connections" {
+		t.Errorf("matrixParam = %q, want connections", got)
+	}
+}
+
+// TestFind resolves a results folder, a suite folder (latest link or newest
+// timestamp) and a results root.
+func TestFind(t *testing.T) {
+	root := t.TempDir()
+	mk := func(suite, ts string) string {
+		d := filepath.Join(root, suite, ts)
+		must(t, result.WriteJSON(filepath.Join(d, result.SuiteFile), result.Suite{Name: suite}))
+		return d
+	}
+	a1, a2 := mk("a", "20260101-100000"), mk("a", "20260102-100000")
+	b1, _ := mk("b", "20260101-100000"), mk("b", "20260103-100000")
+	must(t, os.Symlink("20260101-100000", filepath.Join(root, "b", result.Latest)))
+	must(t, os.MkdirAll(filepath.Join(root, "report"), 0o755)) // an earlier report is not a suite
+	for _, c := range []struct {
+		dir  string
+		want []string
+	}{
+		{a1, []string{a1}},
+		{filepath.Join(root, "a"), []string{a2}},
+		{filepath.Join(root, "b"), []string{b1}},
+		{root, []string{a2, b1}},
+	} {
+		got, err := Find(c.dir)
+		if err != nil {
+			t.Fatalf("Find(%s): %v", c.dir, err)
+		}
+		if len(got) != len(c.want) {
+			t.Fatalf("Find(%s) = %v, want %v", c.dir, got, c.want)
+		}
+		for i := range got {
+			if got[i] != c.want[i] {
+				t.Errorf("Find(%s)[%d] = %s, want %s", c.dir, i, got[i], c.want[i])
+			}
+		}
+	}
+	if _, err := Find(t.TempDir()); err == nil {
+		t.Errorf("Find(empty folder) succeeded")
+	}
+}

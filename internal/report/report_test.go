@@ -1,0 +1,144 @@
+package report
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"restbench/internal/result"
+)
+
+// TestReportFixture renders the checked-in fixture and checks the tables
+// against the trial files themselves, then against the golden report.md.
+func TestReportFixture(t *testing.T) {
+	if *update {
+		writeFixture(t, fixtureDir)
+	}
+	out := t.TempDir()
+	w, err := Write(fixtureRoot, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, err := os.ReadFile(w.Markdown)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// Each run's req/s median and range, recomputed from the raw trial
+	// files, must be what the measured table shows.
+	suite, runs := fixtureSuite()
+	for _, r := range runs {
+		var ok []float64
+		for n := 1; n <= len(r.rps); n++ {
+			var tr result.Trial
+			if err := result.ReadJSON(filepath.Join(fixtureDir, result.TrialFile(r.info.ID, n)), &tr); err != nil {
+				t.Fatal(err)
+			}
+			if tr.Status == result.StatusOK {
+				ok = append(ok, tr.Load.RPS)
+			}
+		}
+		s := spreadOf(ok)
+		row := tableRow(t, string(md), r.info.Label, "req/s")
+		if got, want := row["req/s"], num(s.Median); got != want {
+			t.Errorf("%s: req/s cell = %q, want %q (median of %v)", r.info.ID, got, want, ok)
+		}
+		if got, want := row["req/s min–max"], num(s.Min)+"–"+num(s.Max); got != want {
+			t.Errorf("%s: range cell = %q, want %q", r.info.ID, got, want)
+		}
+		if got, want := row["trials ok"], strconv.Itoa(len(ok))+"/"+strconv.Itoa(len(r.rps)); got != want {
+			t.Errorf("%s: trials cell = %q, want %q", r.info.ID, got, want)
+		}
+	}
+	// Hand-checked cells: the median of two trials is their mean.
+	for _, c := range []struct{ label, col, want string }{
+		{"node-http", "req/s", "11,975"},
+		{"node-http", "flags", "client-bound"},
+		{"go-nethttp connections=100", "req/s", "9900"},
+		{"go-nethttp connections=100", "flags", "failed 1/2"},
+		{"go-nethttp connections=100", "trials ok", "1/2"},
+	} {
+		if got := tableRow(t, string(md), c.label, "req/s")[c.col]; got != c.want {
+			t.Errorf("%s %s = %q, want %q", c.label, c.col, got, c.want)
+		}
+	}
+	for _, want := range []string{
+		"single-thread JSON echo: Node faster than Go — req/s published 1.77×, here 1.27×",
+		"10 connections: Node faster than Go — req/s published 1.15×, here 0.76× (0.75–0.77 over trials): **does not hold here**",
+		"100 connections: Go faster than Node — req/s published 1.89×, here 1.59×",
+		"Node uses more CPU than Go — server CPU (% of a core) published 1.10×",
+		"**inconclusive**",
+		"| transfer_mb_s | 71.2 | — | — | — |",
+		"**go-nethttp connections=100 trial 2 failed:** server exited during the load",
+		"> fatal error: runtime: out of memory",
+		"![Single-thread JSON echo: latency by percentile](charts/mini-single-thread-percentiles.png)",
+	} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("report.md lacks %q", want)
+		}
+	}
+	if len(suite.Experiments) != 3 || w.Charts == 0 {
+		t.Errorf("suites %v, %d charts", w.Suites, w.Charts)
+	}
+	for _, f := range []string{"charts/mini-connections-rps-vs-connections.png", "charts/mini-connections-rps-vs-connections.svg",
+		"charts/mini-heartbeat-go-nethttp-threads-2-latency-over-time.png", "charts/mini-single-thread-node-http-cores.svg"} {
+		if st, err := os.Stat(filepath.Join(out, f)); err != nil || st.Size() < 1000 {
+			t.Errorf("chart %s missing or empty: %v", f, err)
+		}
+	}
+
+	golden := "testdata/report.golden.md"
+	if *update {
+		must(t, os.WriteFile(golden, md, 0o644))
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test ./internal/report -update to create it)", err)
+	}
+	if !bytes.Equal(md, want) {
+		os.WriteFile(filepath.Join(os.TempDir(), "report.got.md"), md, 0o644)
+		t.Errorf("report.md differs from %s; wrote %s; diff them, and if the change is intended run go test ./internal/report -update",
+			golden, filepath.Join(os.TempDir(), "report.got.md"))
+	}
+}
+
+// tableRow finds the row of the Markdown table whose header has column
+// headerCol and whose first cell is label, and returns it by column name.
+func tableRow(t *testing.T, md, label, headerCol string) map[string]string {
+	t.Helper()
+	var header []string
+	for _, line := range strings.Split(md, "\n") {
+		if !strings.HasPrefix(line, "|") {
+			header = nil
+			continue
+		}
+		cells := splitRow(line)
+		if header == nil {
+			header = cells
+			continue
+		}
+		if len(cells) != len(header) || cells[0] != label {
+			continue
+		}
+		row := map[string]string{}
+		for i, h := range header {
+			row[h] = cells[i]
+		}
+		if _, ok := row[headerCol]; ok {
+			return row
+		}
+	}
+	t.Fatalf("report.md has no table row %q under a %q column", label, headerCol)
+	return nil
+}
+
+func splitRow(line string) []string {
+	parts := strings.Split(strings.Trim(line, "|"), " | ")
+	for i := range parts {
+		parts[i] = strings.TrimSpace(parts[i])
+	}
+	return parts
+}

@@ -1,0 +1,136 @@
+// Package report turns results folders (internal/result) into what people
+// read: report.md with the published tables beside ours, PNG and SVG charts,
+// an offline report.html, and the run-by-run comparison of two folders.
+//
+// It reads nothing but the results folders, so a report can be rebuilt at
+// any time from saved results.
+package report
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"restbench/internal/result"
+)
+
+// Results is one results folder, results/<suite>/<timestamp>, read whole.
+type Results struct {
+	Dir   string
+	Env   result.Env
+	Suite result.Suite
+	// Trials holds every trial file of the folder by run id, in trial order.
+	Trials map[string][]result.Trial
+}
+
+// Find resolves dir into the results folders it names: a timestamp folder
+// (it holds suite.json) is itself; a suite folder gives its `latest` or,
+// without one, its newest timestamp folder; a results root gives the newest
+// folder of every suite in it.
+func Find(dir string) ([]string, error) {
+	if isResults(dir) {
+		return []string{dir}, nil
+	}
+	if d, ok := newest(dir); ok {
+		return []string{d}, nil
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("read results folder: %w (name a folder written by restbench run, e.g. results)", err)
+	}
+	var dirs []string
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		if d, ok := newest(filepath.Join(dir, e.Name())); ok {
+			dirs = append(dirs, d)
+		}
+	}
+	if len(dirs) == 0 {
+		return nil, fmt.Errorf("%s holds no results (looked for %s in DIR, DIR/<timestamp> and DIR/<suite>/<timestamp>; run `restbench run` first)", dir, result.SuiteFile)
+	}
+	return dirs, nil
+}
+
+func isResults(dir string) bool {
+	st, err := os.Stat(filepath.Join(dir, result.SuiteFile))
+	return err == nil && !st.IsDir()
+}
+
+// newest returns the results folder a suite folder points at: its latest
+// link when that holds results, else its lexically greatest timestamp
+// folder (the layout makes names sort by time).
+func newest(suiteDir string) (string, bool) {
+	latest := filepath.Join(suiteDir, result.Latest)
+	if isResults(latest) {
+		if target, err := filepath.EvalSymlinks(latest); err == nil {
+			return target, true
+		}
+		return latest, true
+	}
+	entries, err := os.ReadDir(suiteDir)
+	if err != nil {
+		return "", false
+	}
+	for i := len(entries) - 1; i >= 0; i-- {
+		d := filepath.Join(suiteDir, entries[i].Name())
+		if entries[i].IsDir() && isResults(d) {
+			return d, true
+		}
+	}
+	return "", false
+}
+
+// Load reads one results folder. A missing env.json is tolerated (the report
+// says "unknown"); a missing or broken suite.json or trial file is an error.
+func Load(dir string) (*Results, error) {
+	r := &Results{Dir: dir, Trials: map[string][]result.Trial{}}
+	if err := result.ReadJSON(filepath.Join(dir, result.SuiteFile), &r.Suite); err != nil {
+		return nil, fmt.Errorf("read suite: %w (is %s a results folder?)", err, dir)
+	}
+	if err := result.ReadJSON(filepath.Join(dir, result.EnvFile), &r.Env); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("read environment: %w", err)
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "*.t*.json"))
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range files {
+		if strings.HasPrefix(filepath.Base(f), ".") {
+			continue // a temporary file of an interrupted write
+		}
+		var t result.Trial
+		if err := result.ReadJSON(f, &t); err != nil {
+			return nil, fmt.Errorf("read trial: %w (delete the file or re-run the suite)", err)
+		}
+		if t.Run == "" {
+			return nil, fmt.Errorf("%s: trial has no run id; is it a trial file?", f)
+		}
+		r.Trials[t.Run] = append(r.Trials[t.Run], t)
+	}
+	for _, ts := range r.Trials {
+		sort.Slice(ts, func(i, j int) bool { return ts[i].Trial < ts[j].Trial })
+	}
+	return r, nil
+}
+
+// LoadAll finds and loads every results folder that dir names.
+func LoadAll(dir string) ([]*Results, error) {
+	dirs, err := Find(dir)
+	if err != nil {
+		return nil, err
+	}
+	var all []*Results
+	for _, d := range dirs {
+		r, err := Load(d)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, r)
+	}
+	return all, nil
+}

@@ -1,0 +1,268 @@
+// Package runner measures a suite: for every run and trial it builds and
+// starts the server on its own CPUs (under a CPU quota when asked), waits
+// until it is ready, generates the load with the run's engine while the
+// monitor samples, stops the server, and writes the trial atomically into
+// results/<suite>/<timestamp>/.
+package runner
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"restbench/internal/cpu"
+	"restbench/internal/impl"
+	"restbench/internal/result"
+	"restbench/internal/suite"
+)
+
+// Options tune a Runner. Zero values get the documented defaults.
+type Options struct {
+	Manifest *impl.Manifest // the implementations (required)
+	Out      string         // results root; default "results"
+	Resume   bool           // reuse the newest folder and skip finished trials
+	Only     string         // glob or substring of run ids; "" selects every run
+	Trials   int            // overrides every run's trial count when > 0
+	Command  string         // the command line, for env.json
+
+	ReadyTimeout time.Duration // how long a server may take to answer /status; default 20s
+	StopGrace    time.Duration // SIGTERM to SIGKILL; default 3s
+	Interval     time.Duration // monitor interval; default 250ms
+
+	Log      io.Writer // one line per finished run, warnings; default io.Discard
+	BuildLog io.Writer // build output; default io.Discard
+	Bar      bool      // draw a progress bar on Log (a terminal) instead of plain lines
+}
+
+// Runner runs one suite.
+type Runner struct {
+	opt     Options
+	suite   *suite.Suite
+	folder  *folder
+	allowed []int            // CPUs usable by this process when it started
+	built   map[string]error // build outcome per implementation
+	rps     map[string][]float64
+	prog    *progress
+}
+
+// Outcome is what a suite run produced.
+type Outcome struct {
+	Dir     string // the results folder
+	OK      int    // trials measured now with status ok
+	Failed  int    // trials measured now that failed
+	Skipped int    // trials found finished (--resume)
+}
+
+// Run measures every selected run of s. It returns the outcome and, when
+// ctx was cancelled, ctx's error: the servers are stopped and every trial
+// written so far is kept.
+func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
+	if opt.Manifest == nil {
+		return nil, fmt.Errorf("runner: no manifest")
+	}
+	if opt.Out == "" {
+		opt.Out = "results"
+	}
+	if opt.ReadyTimeout <= 0 {
+		opt.ReadyTimeout = 20 * time.Second
+	}
+	if opt.StopGrace <= 0 {
+		opt.StopGrace = 3 * time.Second
+	}
+	if opt.Log == nil {
+		opt.Log = io.Discard
+	}
+	if opt.BuildLog == nil {
+		opt.BuildLog = io.Discard
+	}
+	runs, err := selectRuns(s.Runs, opt.Only)
+	if err != nil {
+		return nil, err
+	}
+	for i := range runs {
+		if _, err := opt.Manifest.Get(runs[i].Impl); err != nil {
+			return nil, fmt.Errorf("%s: run %s: %w", s.File, runs[i].ID, err)
+		}
+		if opt.Trials > 0 {
+			runs[i].Trials = opt.Trials
+		}
+		runs[i].Trials = max(runs[i].Trials, 1)
+	}
+	allowed, err := usableCPUs()
+	if err != nil {
+		return nil, err
+	}
+	// Whatever the trials pin, restbench ends with the CPUs it began with.
+	defer cpu.PinSelf(allowed)
+
+	f, resumed, err := openFolder(opt.Out, s.Name, opt.Resume, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	r := &Runner{opt: opt, suite: s, folder: f, allowed: allowed, built: map[string]error{}, rps: map[string][]float64{}}
+	if err := r.writeHeader(runs, resumed); err != nil {
+		return nil, err
+	}
+	out := &Outcome{Dir: f.dir}
+	total := 0
+	for _, run := range runs {
+		total += run.Trials
+	}
+	r.prog = newProgress(opt.Log, opt.Bar, total)
+	defer r.prog.finish()
+	for _, run := range runs {
+		var trials []*result.Trial
+		for n := 1; n <= run.Trials; n++ {
+			if t, ok := f.finished(run.ID, n); ok && opt.Resume {
+				out.Skipped++
+				r.record(t)
+				trials = append(trials, t)
+				r.prog.trialDone(run.ID, n, t, true)
+				continue
+			}
+			r.prog.trialStart(run.ID, n)
+			t, err := r.trial(ctx, run, n)
+			if err != nil {
+				return out, err
+			}
+			if err := result.WriteJSON(f.trialPath(run.ID, n), t); err != nil {
+				return out, fmt.Errorf("write trial: %w", err)
+			}
+			if t.Status == result.StatusOK {
+				out.OK++
+			} else {
+				out.Failed++
+			}
+			r.record(t)
+			trials = append(trials, t)
+			r.prog.trialDone(run.ID, n, t, false)
+		}
+		r.prog.runDone(run, trials)
+	}
+	return out, nil
+}
+
+// writeHeader writes env.json (kept when resuming) and suite.json, and
+// points latest at the folder.
+func (r *Runner) writeHeader(runs []suite.Run, resumed bool) error {
+	var ids []string
+	for _, run := range runs {
+		if !slices.Contains(ids, run.Impl) {
+			ids = append(ids, run.Impl)
+		}
+	}
+	envPath := path.Join(r.folder.dir, result.EnvFile)
+	var old result.Env
+	if !resumed || result.ReadJSON(envPath, &old) != nil {
+		env := environment(r.opt.Manifest, ids, r.suite.Scale, r.opt.Command)
+		if err := result.WriteJSON(envPath, env); err != nil {
+			return err
+		}
+	}
+	info := r.suite.Info
+	if r.opt.Trials > 0 {
+		info.Experiments = slices.Clone(info.Experiments)
+		for i := range info.Experiments {
+			info.Experiments[i].Runs = slices.Clone(info.Experiments[i].Runs)
+			for j := range info.Experiments[i].Runs {
+				info.Experiments[i].Runs[j].Trials = r.opt.Trials
+			}
+		}
+	}
+	if err := result.WriteJSON(path.Join(r.folder.dir, result.SuiteFile), info); err != nil {
+		return err
+	}
+	return r.folder.linkLatest()
+}
+
+// record keeps the req/s of a finished trial for rates relative to it.
+func (r *Runner) record(t *result.Trial) {
+	if t.Status == result.StatusOK && t.Load != nil {
+		r.rps[t.Run] = append(r.rps[t.Run], t.Load.RPS)
+	}
+}
+
+// capacity is the median req/s of the run id's finished trials, measured now
+// or found in the folder (--resume, or a run that --only left out).
+func (r *Runner) capacity(id string) (float64, error) {
+	v := r.rps[id]
+	if len(v) == 0 {
+		for n := 1; n <= 100; n++ {
+			t, ok := r.folder.finished(id, n)
+			if !ok {
+				break
+			}
+			v = append(v, t.Load.RPS)
+		}
+	}
+	if len(v) == 0 {
+		return 0, fmt.Errorf("it is a fraction of the capacity measured by %q, which has no successful trial (it failed, or --only left it out: include it)", id)
+	}
+	return median(v), nil
+}
+
+func median(v []float64) float64 {
+	s := slices.Clone(v)
+	sort.Float64s(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// selectRuns keeps the runs whose id ("experiment/label") matches pattern:
+// a glob on the whole id, on the experiment or on the label (so "quota*"
+// selects an experiment although "*" stops at "/"), or else a substring.
+func selectRuns(runs []suite.Run, pattern string) ([]suite.Run, error) {
+	if pattern == "" {
+		return slices.Clone(runs), nil
+	}
+	match := func(id string) bool {
+		exp, label, _ := strings.Cut(id, "/")
+		for _, s := range []string{id, exp, label} {
+			if ok, _ := path.Match(pattern, s); ok {
+				return true
+			}
+		}
+		return strings.Contains(id, pattern)
+	}
+	var out []suite.Run
+	for _, run := range runs {
+		if match(run.ID) {
+			out = append(out, run)
+		}
+	}
+	if len(out) == 0 {
+		ids := make([]string, len(runs))
+		for i, run := range runs {
+			ids[i] = run.ID
+		}
+		return nil, fmt.Errorf("--only %q matches no run (runs: %s)", pattern, strings.Join(ids, ", "))
+	}
+	return out, nil
+}
+
+func (r *Runner) logf(format string, args ...any) { r.prog.printf(format, args...) }
+
+// usableCPUs is this process's CPU affinity: inside a container with a
+// cpuset it is not 0..NumCPU-1.
+func usableCPUs() ([]int, error) {
+	var set unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &set); err != nil {
+		return nil, fmt.Errorf("read CPU affinity: %w", err)
+	}
+	var cpus []int
+	for c := 0; c < 1024 && len(cpus) < set.Count(); c++ {
+		if set.IsSet(c) {
+			cpus = append(cpus, c)
+		}
+	}
+	return cpus, nil
+}

@@ -1,0 +1,264 @@
+package runner
+
+import (
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"restbench/internal/load"
+	"restbench/internal/result"
+	"restbench/internal/suite"
+)
+
+// testRun is a short closed-loop run against a test implementation.
+func testRun(id, implID string, trials int, d time.Duration) suite.Run {
+	exp, _, _ := strings.Cut(id, "/")
+	return suite.Run{ID: id, Experiment: exp, Impl: implID, Label: id, Trials: trials, Pinned: true,
+		Env:  map[string]string{"THREADS": "1"},
+		Load: load.Config{URL: "/hello", Method: "GET", Connections: 2, Duration: d, KeepAlive: true, Expect: 200}}
+}
+
+func testSuite(runs ...suite.Run) *suite.Suite {
+	return &suite.Suite{Name: "test", Title: "test suite", File: "test.yaml", Scale: "quick", Runs: runs,
+		Info: result.Suite{Name: "test", Scale: "quick"}}
+}
+
+func readTrial(t *testing.T, dir, id string, n int) *result.Trial {
+	t.Helper()
+	var tr result.Trial
+	if err := result.ReadJSON(filepath.Join(dir, result.TrialFile(id, n)), &tr); err != nil {
+		t.Fatal(err)
+	}
+	return &tr
+}
+
+// TestRunSuite runs a suite with a healthy server, one that crashes under
+// load, one that never starts, a process tree, and a run at half the
+// capacity of another; then runs it again with --resume.
+func TestRunSuite(t *testing.T) {
+	dir := t.TempDir()
+	m := testManifest(t, dir)
+	half := testRun("rate/test-ok", "test-ok", 1, 300*time.Millisecond)
+	half.RateOf, half.RateFraction = "closed/test-ok", 0.5
+	s := testSuite(
+		testRun("closed/test-ok", "test-ok", 2, 300*time.Millisecond),
+		testRun("crash/test-crash40", "test-crash40", 1, 5*time.Second),
+		testRun("exit/test-exit", "test-exit", 1, 300*time.Millisecond),
+		testRun("tree/test-tree", "test-tree", 1, 300*time.Millisecond),
+		half,
+	)
+	out := filepath.Join(dir, "results")
+	var log strings.Builder
+	o, err := Run(context.Background(), s, Options{Manifest: m, Out: out, Log: &log, ReadyTimeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log("\n" + log.String())
+	if o.OK != 4 || o.Failed != 2 {
+		t.Fatalf("ok %d failed %d, want 4 and 2", o.OK, o.Failed)
+	}
+	for _, f := range []string{result.EnvFile, result.SuiteFile} {
+		if _, err := os.Stat(filepath.Join(o.Dir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	if target, err := os.Readlink(filepath.Join(out, "test", result.Latest)); err != nil || target != filepath.Base(o.Dir) {
+		t.Errorf("latest -> %q (%v), want %s", target, err, filepath.Base(o.Dir))
+	}
+
+	t.Run("ok trials", func(t *testing.T) {
+		for n := 1; n <= 2; n++ {
+			tr := readTrial(t, o.Dir, "closed/test-ok", n)
+			if tr.Status != result.StatusOK || tr.Load == nil || tr.Load.Responses == 0 || tr.Monitor == nil || len(tr.Monitor.Samples) == 0 {
+				t.Fatalf("trial %d: status %s load %v monitor %v", n, tr.Status, tr.Load, tr.Monitor)
+			}
+			if tr.Monitor.ServerRSSPeak <= 0 || tr.Env["THREADS"] != "1" {
+				t.Errorf("trial %d: rss peak %d env %v", n, tr.Monitor.ServerRSSPeak, tr.Env)
+			}
+		}
+	})
+	t.Run("crash under load", func(t *testing.T) {
+		tr := readTrial(t, o.Dir, "crash/test-crash40", 1)
+		if tr.Status != result.StatusFailed || !strings.Contains(tr.Error, "exited during the load") ||
+			!strings.Contains(tr.StderrTail, "crashing after 40 requests") {
+			t.Errorf("status %q error %q stderr %q", tr.Status, tr.Error, tr.StderrTail)
+		}
+		// The load stopped when the server died, not 5 s later.
+		if d := tr.Finished.Sub(tr.Started); d > 4*time.Second {
+			t.Errorf("the crashed trial took %s: the load was not cut short", d)
+		}
+	})
+	t.Run("never ready", func(t *testing.T) {
+		tr := readTrial(t, o.Dir, "exit/test-exit", 1)
+		if tr.Status != result.StatusFailed || !strings.Contains(tr.StderrTail, "cannot start") {
+			t.Errorf("status %q error %q stderr %q", tr.Status, tr.Error, tr.StderrTail)
+		}
+	})
+	t.Run("process tree", func(t *testing.T) {
+		tr := readTrial(t, o.Dir, "tree/test-tree", 1)
+		procs := 0
+		for _, s := range tr.Monitor.Samples {
+			procs = max(procs, s.Procs)
+		}
+		// sh (quota-less wrap is only taskset, which execs) is gone: the
+		// server and its worker remain.
+		if procs != 2 {
+			t.Errorf("monitor saw at most %d processes in the server's tree, want 2", procs)
+		}
+		si := readInfo(t, filepath.Join(dir, "test-tree.info"))
+		for _, pid := range []int{si.pid, si.child} {
+			if !waitGone(pid) {
+				t.Errorf("process %d of the server's tree outlived the run", pid)
+			}
+		}
+	})
+	t.Run("disjoint pinning", func(t *testing.T) {
+		if runtime.NumCPU() < 2 {
+			t.Skip("one CPU: server and generator share it (flag unpinned)")
+		}
+		tr := readTrial(t, o.Dir, "closed/test-ok", 2)
+		si := readInfo(t, filepath.Join(dir, "test-ok.info"))
+		if si.server != tr.Placement.ServerCPUs || !tr.Placement.Pinned {
+			t.Errorf("server runs on %q, placement says %+v", si.server, tr.Placement)
+		}
+		for _, c := range si.client {
+			if c != tr.Placement.ClientCPUs || c == si.server {
+				t.Errorf("a restbench thread runs on %q; server on %q, placement %+v", c, si.server, tr.Placement)
+			}
+		}
+	})
+	t.Run("rate from capacity", func(t *testing.T) {
+		a1, a2 := readTrial(t, o.Dir, "closed/test-ok", 1), readTrial(t, o.Dir, "closed/test-ok", 2)
+		tr := readTrial(t, o.Dir, "rate/test-ok", 1)
+		want := 0.5 * (a1.Load.RPS + a2.Load.RPS) / 2
+		if tr.Load == nil || math.Abs(tr.Load.Settings.Rate-want) > 1e-6*want {
+			t.Errorf("rate = %v, want half the median capacity %v", tr.Load.Settings.Rate, want)
+		}
+	})
+
+	t.Run("resume", func(t *testing.T) {
+		before := readTrial(t, o.Dir, "closed/test-ok", 1)
+		o2, err := Run(context.Background(), s, Options{Manifest: m, Out: out, Resume: true, ReadyTimeout: 10 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The 4 ok trials are kept; the 2 failed ones are measured again.
+		if o2.Dir != o.Dir || o2.Skipped != 4 || o2.Failed != 2 || o2.OK != 0 {
+			t.Errorf("resume: %+v, want the same folder, 4 skipped, 2 failed again", o2)
+		}
+		if after := readTrial(t, o.Dir, "closed/test-ok", 1); !after.Finished.Equal(before.Finished) {
+			t.Errorf("a finished trial was measured again")
+		}
+	})
+}
+
+func waitGone(pid int) bool {
+	for i := 0; i < 40 && !gone(pid); i++ {
+		time.Sleep(50 * time.Millisecond)
+	}
+	return gone(pid)
+}
+
+// TestInterrupt cancels the context (Ctrl-C) during the second run: the
+// first run's trial is kept, the second is not written at all, and its
+// server is gone.
+func TestInterrupt(t *testing.T) {
+	dir := t.TempDir()
+	m := testManifest(t, dir)
+	s := testSuite(
+		testRun("first/test-ok", "test-ok", 1, 300*time.Millisecond),
+		testRun("second/test-tree", "test-tree", 1, 20*time.Second),
+	)
+	out := filepath.Join(dir, "results")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	info := filepath.Join(dir, "test-tree.info")
+	go func() {
+		// Cancel once the second server is up and under load.
+		for i := 0; i < 400; i++ {
+			if _, err := os.Stat(info); err == nil {
+				time.Sleep(700 * time.Millisecond)
+				break
+			}
+			time.Sleep(25 * time.Millisecond)
+		}
+		cancel()
+	}()
+	start := time.Now()
+	o, err := Run(ctx, s, Options{Manifest: m, Out: out, ReadyTimeout: 10 * time.Second})
+	if err != context.Canceled {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if d := time.Since(start); d > 15*time.Second {
+		t.Errorf("Run took %s after the cancel: it did not stop", d)
+	}
+	if tr := readTrial(t, o.Dir, "first/test-ok", 1); tr.Status != result.StatusOK {
+		t.Errorf("first trial: %s", tr.Status)
+	}
+	entries, _ := os.ReadDir(o.Dir)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "second") || strings.HasPrefix(e.Name(), ".") {
+			t.Errorf("%s was written although its trial was interrupted", e.Name())
+		}
+	}
+	si := readInfo(t, info)
+	for _, pid := range []int{si.pid, si.child} {
+		if !waitGone(pid) {
+			t.Errorf("process %d outlived the interrupted run", pid)
+		}
+	}
+}
+
+// TestQuotaRun runs a server under a CPU quota: the trial records the
+// mechanism, or, where no cgroup is writable, the quota-not-applied flag.
+func TestQuotaRun(t *testing.T) {
+	dir := t.TempDir()
+	m := testManifest(t, dir)
+	run := testRun("quota/test-ok", "test-ok", 1, 300*time.Millisecond)
+	run.Quota = 0.5
+	o, err := Run(context.Background(), testSuite(run), Options{Manifest: m, Out: filepath.Join(dir, "r")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := readTrial(t, o.Dir, run.ID, 1)
+	if tr.Status != result.StatusOK {
+		t.Fatalf("status %s: %s", tr.Status, tr.Error)
+	}
+	switch {
+	case tr.Placement.QuotaApplied:
+		if tr.Placement.QuotaMechanism == "" || tr.Placement.Quota != 0.5 {
+			t.Errorf("placement %+v", tr.Placement)
+		}
+		matches, _ := filepath.Glob("/sys/fs/cgroup/cpu/restbench-*")
+		matches2, _ := filepath.Glob("/sys/fs/cgroup/unified/restbench-*")
+		if len(matches)+len(matches2) > 0 {
+			t.Errorf("cgroups left behind: %v %v", matches, matches2)
+		}
+	case !strings.Contains(strings.Join(tr.Flags, " "), result.FlagQuotaNotApplied):
+		t.Errorf("quota neither applied nor flagged: %+v %v", tr.Placement, tr.Flags)
+	}
+}
+
+func TestUnknownImplementation(t *testing.T) {
+	dir := t.TempDir()
+	_, err := Run(context.Background(), testSuite(testRun("x/nope", "go-nope", 1, time.Second)), Options{Manifest: testManifest(t, dir), Out: dir})
+	if err == nil || !strings.Contains(err.Error(), "go-nope") || !strings.Contains(err.Error(), "test-ok") {
+		t.Fatalf("err = %v, want the unknown id and the known ones", err)
+	}
+}
+
+func TestMalformedSuite(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "bad.yaml")
+	os.WriteFile(path, []byte("name: bad\nexperiments:\n  - name: x\n    impls: [test-ok]\n    connections: lots\n"), 0o644)
+	_, err := suite.Load(path, suite.Options{Scale: "quick", Impls: []string{"test-ok"}})
+	if err == nil || !strings.Contains(err.Error(), path+":") {
+		t.Fatalf("err = %v, want file:line: field: problem", err)
+	}
+	t.Log(err)
+}

@@ -1,0 +1,155 @@
+package suite
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// baseSuite is a small valid suite; the error cases below replace one of its
+// lines (numbered in the comments) or append lines to it.
+var baseSuite = []string{
+	/* 1 */ "name: t",
+	/* 2 */ "title: test",
+	/* 3 */ "source: {write_up: seeds/x.md}",
+	/* 4 */ "defaults:",
+	/* 5 */ "  path: /time",
+	/* 6 */ "  duration: 1s",
+	/* 7 */ "experiments:",
+	/* 8 */ "  - name: e",
+	/* 9 */ "    impls: [a, b]",
+	/* 10 */ "    matrix:",
+	/* 11 */ "      connections: [10, 100]",
+	/* 12 */ "    cells:",
+	/* 13 */ "      - when: {impl: a, connections: 10}",
+	/* 14 */ "        published: {rps: 100}",
+	/* 15 */ "      - when: {impl: b, connections: 10}",
+	/* 16 */ "        published: {rps: 200}",
+	/* 17 */ "    conclusions:",
+	/* 18 */ "      - {text: t, metric: rps, a: e/a c=10, b: e/b c=10}",
+}
+
+// variant returns baseSuite with line n (1-based) replaced by repl; n = 0
+// appends repl instead.
+func variant(n int, repl string) string {
+	lines := append([]string(nil), baseSuite...)
+	if n == 0 {
+		lines = append(lines, repl)
+	} else {
+		lines[n-1] = repl
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+func writeSuite(t *testing.T, text string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "body.json"), []byte(`{"a":1}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "t.yaml")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestBaseSuiteLoads(t *testing.T) {
+	s, err := Load(writeSuite(t, variant(0, "")), Options{Impls: []string{"a", "b"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Runs) != 4 {
+		t.Fatalf("runs = %d, want 4", len(s.Runs))
+	}
+	c := s.Info.Experiments[0].Conclusions
+	if len(c) != 1 || c[0].Published != 0.5 {
+		t.Fatalf("conclusions = %+v, want one with published ratio 100/200 = 0.5", c)
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		text string
+		opt  Options
+		want string // "LINE: field: ..." after the file name
+	}{
+		{"rate not a number", variant(6, `  rate: 10k`), Options{}, `:6: rate: "10k" is not a number (use 10000 or 0.75x)`},
+		{"unknown top-level field", variant(2, "titel: test"), Options{}, ":2: titel: unknown field in suite"},
+		{"unknown setting in experiment", variant(9, "    impls: [a, b]\n    conections: 10"), Options{}, ":10: conections: unknown field in experiment"},
+		{"unknown implementation", variant(9, "    impls: [a, c]"), Options{Impls: []string{"a", "b"}}, `:9: impls: unknown implementation "c" (known: a, b)`},
+		{"duration without unit", variant(6, "  duration: 20"), Options{}, `:6: duration: "20" is not a duration`},
+		{"axis that cannot vary", variant(11, "      headers: [x]"), Options{}, ":11: headers: cannot vary in a matrix"},
+		{"impl in the matrix", variant(11, "      impl: [a]"), Options{}, ":11: impl: implementations are listed"},
+		{"empty axis", variant(11, "      connections: []"), Options{}, ":11: connections: the list of values is empty"},
+		{"axis value twice", variant(11, "      connections: [10, 10]"), Options{}, ":11: connections: 10 is listed twice"},
+		{"connections not a number", variant(11, "      connections: [10, lots]"), Options{}, `:11: connections: "lots" is not a whole number`},
+		{"cell value not in matrix", variant(13, "      - when: {impl: a, connections: 50}"), Options{}, ":13: connections: 50 is not one of the matrix values (10, 100)"},
+		{"cell key not an axis", variant(13, "      - when: {impl: a, delay: 5}"), Options{}, ":13: delay: not an axis"},
+		{"cell impl not listed", variant(13, "      - when: {impl: z}"), Options{}, `:13: impl: "z" is not in this experiment's impls`},
+		{"unknown published metric", variant(14, "        published: {rqs: 100}"), Options{}, ":14: rqs: unknown field in published"},
+		{"published not a number", variant(14, "        published: {rps: 12.9K}"), Options{}, `:14: rps: "12.9K" is not a number`},
+		{"unknown cell field", variant(14, "        publish: {rps: 100}"), Options{}, ":14: publish: unknown field in cells"},
+		{"conclusion names no run", variant(18, "      - {text: t, metric: rps, a: e/a c=1, b: e/b c=10}"), Options{}, `:18: conclusions: no run "e/a c=1" in experiment e`},
+		{"conclusion metric unknown", variant(18, "      - {text: t, metric: speed, a: e/a c=10, b: e/b c=10}"), Options{}, `:18: metric: "speed" is not one of`},
+		{"conclusion without figures", variant(18, "      - {text: t, metric: p99_ms, a: e/a c=10, b: e/b c=10}"), Options{}, ":18: published: give the published ratio"},
+		{"fraction without rate_of", variant(6, "  duration: 1s\n  rate: 0.75x"), Options{}, ":7: rate: 0.75x is a fraction of a capacity: add rate_of:"},
+		{"rate_of names no run", variant(0, "  - {name: f, impls: [a], rate: 0.5x, rate_of: e/a c=1000}"), Options{}, `:19: rate_of: no run "e/a c=1000" earlier in the suite`},
+		{"rate_of names an open-loop run", variant(0, "  - {name: f, impls: [a], rate: 0.5x, rate_of: e/a c=10}\n  - {name: g, impls: [a], rate: 0.5x, rate_of: f/a}"), Options{}, `:20: rate_of: "f/a" is an open-loop run`},
+		{"rate_of without a fraction", variant(6, "  duration: 1s\n  rate_of: e/a c=10"), Options{}, ":7: rate_of: needs a rate given as a fraction"},
+		{"wrk at a constant rate", variant(6, "  duration: 1s\n  rate: 1000\n  engine: wrk"), Options{}, ":8: engine: wrk cannot send at a constant rate"},
+		{"ab without a count", variant(6, "  duration: 1s\n  engine: ab"), Options{}, ":7: engine: ab needs a request count"},
+		{"engine unknown", variant(6, "  duration: 1s\n  engine: hey"), Options{}, `:7: engine: "hey" is not one of restbench, wrk, ab`},
+		{"body file missing", variant(5, "  path: /echo\n  body: \"@nope.json\""), Options{}, ":6: body: open"},
+		{"body_size of a literal body", variant(5, "  path: /echo\n  body: \"{}\"\n  body_size: 5MB"), Options{}, ":7: body_size: only a generated body"},
+		{"generated body without size", variant(5, "  path: /filter\n  body: {generate: filter}"), Options{}, ":6: body: a generated body needs"},
+		{"size not a size", variant(5, "  path: /filter\n  body: {generate: filter, size: big}"), Options{}, `:6: size: "big" is not a size`},
+		{"work_share without work", variant(6, "  duration: 1s\n  work_share: 10"), Options{}, ":7: work_share: needs work:"},
+		{"work_share out of range", variant(6, "  duration: 1s\n  work_share: 150"), Options{}, ":7: work_share: 150 is not a percentage"},
+		{"delay out of range", variant(6, "  duration: 1s\n  delay: 20000"), Options{}, ":7: delay: 20000 is out of range (use 0 to 10000)"},
+		{"threads not a count", variant(6, "  duration: 1s\n  threads: many"), Options{}, `:7: threads: "many" is not a positive whole number or auto`},
+		{"gomaxprocs zero", variant(6, "  duration: 1s\n  gomaxprocs: 0"), Options{}, `:7: gomaxprocs: "0" is not a positive whole number or cores or unset`},
+		{"placement unknown", variant(6, "  duration: 1s\n  placement: spread"), Options{}, `:7: placement: "spread" is not one of pinned, shared`},
+		{"placement bad cpu list", variant(6, "  duration: 1s\n  placement: {server: \"0\", client: x}"), Options{}, `:7: client: "x" is not a CPU list`},
+		{"placement half given", variant(6, "  duration: 1s\n  placement: {server: \"0\"}"), Options{}, ":7: placement: give both server and client"},
+		{"probe without interval", variant(6, "  duration: 1s\n  probe: /status"), Options{}, `:7: probe: "/status" is not PATH@INTERVAL`},
+		{"path without slash", variant(5, "  path: time"), Options{}, `:5: path: "time" must start with /`},
+		{"header without colon", variant(5, "  path: /time\n  headers: [\"Accept gzip\"]"), Options{}, `:6: headers: "Accept gzip" is not "Name: value"`},
+		{"quota not positive", variant(6, "  duration: 1s\n  quota: -1"), Options{}, ":7: quota: -1 must be more than 0"},
+		{"unknown scale", variant(0, "scales: {medium: {trials: 1}}"), Options{}, ":19: medium: unknown field in scales"},
+		{"scale replaces a missing axis", variant(9, "    impls: [a, b]\n    scales: {quick: {matrix: {delay: [0]}}}"), Options{}, ":10: delay: a scale can only change"},
+		{"mix and work_share", variant(6, "  duration: 1s\n  work: 1\n  work_share: 10\n  mix: [{name: x, path: /time}]"), Options{}, ":8: work_share: cannot be combined with mix"},
+		{"mix target without path", variant(6, "  duration: 1s\n  mix: [{name: x}]"), Options{}, ":7: mix: every target needs a name and a path"},
+		{"experiment twice", variant(0, "  - {name: e, impls: [a]}"), Options{}, `:19: name: experiment "e" is defined twice`},
+		{"experiment name with slash", variant(8, "  - name: e/x"), Options{}, `:8: name: "e/x": use letters`},
+		{"label with a slash", variant(14, "        label: a/b"), Options{}, `:14: label: "a/b": no / in a label`},
+		{"experiment without impls", variant(0, "  - {name: f}"), Options{}, ":19: impls: missing"},
+		{"two runs with one id", variant(0, "  - name: f\n    impls: [a]\n    matrix: {delay: [0, 1]}\n    cells: [{when: {delay: 0}, label: x}, {when: {delay: 1}, label: x}]"), Options{}, `:19: cells: two runs are both called "f/x"`},
+		{"no duration or count", variant(6, "  trials: 1"), Options{}, ":8: duration: a run needs a duration or a request count"},
+		{"key given twice", variant(6, "  duration: 1s\n  duration: 2s"), Options{}, ":7: duration: given twice"},
+		{"missing name", variant(1, "# no name"), Options{}, ":2: name: missing"},
+		{"missing source", variant(3, "# no source"), Options{}, ":1: source: missing"},
+		{"experiments not a list", variant(8, "    name: e"), Options{}, ":8: experiments: must be a list"},
+		{"yaml syntax", variant(9, "    impls: [a, b"), Options{}, "t.yaml: yaml: line"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := writeSuite(t, c.text)
+			_, err := Load(path, c.opt)
+			if err == nil {
+				t.Fatalf("Load succeeded, want an error containing %q", c.want)
+			}
+			if !strings.HasPrefix(err.Error(), path) || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error = %q\nwant it to start with the file name and contain %q", err, c.want)
+			}
+		})
+	}
+}
+
+func TestLoadRefusesUnknownScale(t *testing.T) {
+	_, err := Load(writeSuite(t, variant(0, "")), Options{Scale: "huge"})
+	if err == nil || !strings.Contains(err.Error(), "quick, standard, full") {
+		t.Fatalf("error = %v, want the list of scales", err)
+	}
+}

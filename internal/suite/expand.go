@@ -1,0 +1,332 @@
+package suite
+
+import (
+	"sort"
+	"strings"
+
+	"restbench/internal/result"
+)
+
+// expand turns the file into runs at one scale, in execution order:
+// experiments in file order; in an experiment the matrix's first axis
+// varies slowest and the implementations fastest, so the runs compared in a
+// published table follow each other (a slow drift of a noisy machine then
+// hits both sides alike).
+func (f *file) expand(p *parser, scale string) ([]Run, []pending, result.Suite, error) {
+	var runs []Run
+	var pends []pending
+	var info result.Suite
+	ids := map[string]bool{}
+	for _, e := range f.Experiments {
+		base := f.Defaults.with(e.Base).with(f.Scales[scale].Set).with(e.Scales[scale].Set)
+		matrix := e.matrixAt(scale)
+		var cellUsed = make([]bool, len(e.Cells))
+		var exp []Run
+		var expPend []pending
+		for _, combo := range crossProduct(matrix) {
+			for _, impl := range e.Impls {
+				c := e.applyCells(impl, matrix, combo, cellUsed)
+				if c.excluded {
+					continue
+				}
+				set := base.with(combo).with(c.set)
+				r, pd, err := p.assemble(set, e.Node)
+				if err != nil {
+					return nil, nil, info, err
+				}
+				r.Experiment, r.Impl, r.Label, r.Params, r.Published = e.Name, impl, c.label, c.params, c.published
+				exp = append(exp, r)
+				expPend = append(expPend, pd)
+			}
+		}
+		if scale == "full" {
+			for i, used := range cellUsed {
+				if !used {
+					return nil, nil, info, p.errorf(e.Cells[i].Node, "cells", "this cell matches no run of experiment %s (check its when:)", e.Name)
+				}
+			}
+		}
+		labelRuns(exp, matrix)
+		for i := range exp {
+			exp[i].ID = e.Name + "/" + exp[i].Label
+			if ids[exp[i].ID] {
+				return nil, nil, info, p.errorf(e.Node, "cells", "two runs are both called %q: give one a label:", exp[i].ID)
+			}
+			ids[exp[i].ID] = true
+		}
+		ex, err := e.info(p, exp, scale)
+		if err != nil {
+			return nil, nil, info, err
+		}
+		info.Experiments = append(info.Experiments, ex)
+		runs = append(runs, exp...)
+		pends = append(pends, expPend...)
+	}
+	return runs, pends, info, checkRateOf(p, runs, pends)
+}
+
+// cellResult is what the cells selecting one matrix cell make of it.
+type cellResult struct {
+	set       settings
+	params    map[string]string
+	label     string
+	published map[string]float64
+	excluded  bool
+}
+
+// applyCells applies, in file order, every cell whose when: holds for this
+// implementation and matrix combination, and marks the cells used. Cells
+// match the matrix values, not what an earlier cell's set: changed.
+func (e *experiment) applyCells(impl string, matrix []axis, combo settings, used []bool) cellResult {
+	params := map[string]string{}
+	for _, ax := range matrix {
+		params[ax.Key] = combo[ax.Key].Text
+	}
+	out := cellResult{set: settings{}, params: map[string]string{}}
+	for k, v := range params {
+		out.params[k] = v
+	}
+	for i, c := range e.Cells {
+		if !c.matches(impl, params) {
+			continue
+		}
+		used[i] = true
+		out.excluded = out.excluded || c.Exclude
+		out.set = out.set.with(c.Set)
+		for k, v := range c.Set {
+			if v.Text != "" && contains(axisKeys, k) {
+				out.params[k] = v.Text
+			}
+		}
+		if c.Label != "" {
+			out.label = c.Label
+		}
+		if c.Published != nil && out.published == nil {
+			out.published = map[string]float64{}
+		}
+		for k, v := range c.Published {
+			out.published[k] = v
+		}
+	}
+	return out
+}
+
+// matrixAt is the matrix with the axes a scale replaces.
+func (e *experiment) matrixAt(scale string) []axis {
+	out := append([]axis(nil), e.Matrix...)
+	for _, ax := range e.Scales[scale].Matrix {
+		for i := range out {
+			if out[i].Key == ax.Key {
+				out[i] = ax
+			}
+		}
+	}
+	return out
+}
+
+// crossProduct lists every combination of the axes' values, the first axis
+// varying slowest. No axes give one empty combination.
+func crossProduct(axes []axis) []settings {
+	combos := []settings{{}}
+	for _, ax := range axes {
+		var next []settings
+		for _, c := range combos {
+			for _, v := range ax.Values {
+				next = append(next, c.with(settings{ax.Key: v}))
+			}
+		}
+		combos = next
+	}
+	return combos
+}
+
+func (c cell) matches(impl string, params map[string]string) bool {
+	for _, w := range c.When {
+		got := impl
+		if w.Key != "impl" {
+			got = params[w.Key]
+		}
+		if got != w.Value {
+			return false
+		}
+	}
+	return true
+}
+
+// labelRuns names each run without a label by its implementation and the
+// matrix parameters that vary between the runs of that implementation in the
+// experiment: "node-express c=100", "go-nethttp GOMAXPROCS=cores". Parameters
+// that are the same for all of an implementation's runs are in the
+// experiment's title, not in every label; what a cell's set: adds is in
+// Params but not in the label (give the cell a label: where it matters).
+func labelRuns(runs []Run, matrix []axis) {
+	isAxis := map[string]bool{}
+	for _, ax := range matrix {
+		isAxis[ax.Key] = true
+	}
+	varying := map[string]map[string]bool{} // impl -> param -> varies
+	for _, impl := range implsOf(runs) {
+		seen := map[string]map[string]bool{}
+		for _, r := range runs {
+			if r.Impl != impl {
+				continue
+			}
+			for k, v := range r.Params {
+				if seen[k] == nil {
+					seen[k] = map[string]bool{}
+				}
+				seen[k][v] = true
+			}
+		}
+		varying[impl] = map[string]bool{}
+		for k, vs := range seen {
+			n := 0
+			for _, r := range runs {
+				if _, ok := r.Params[k]; ok && r.Impl == impl {
+					n++
+				}
+			}
+			// A parameter set on only some runs also tells them apart.
+			varying[impl][k] = len(vs) > 1 || n < countImpl(runs, impl)
+		}
+	}
+	for i, r := range runs {
+		if r.Label != "" {
+			continue
+		}
+		parts := []string{r.Impl}
+		for _, k := range sortedKeys(r.Params) {
+			if isAxis[k] && varying[r.Impl][k] {
+				parts = append(parts, paramLabel(k, r.Params[k]))
+			}
+		}
+		runs[i].Label = strings.Join(parts, " ")
+	}
+}
+
+// paramLabel writes one parameter the way the published texts do.
+func paramLabel(key, value string) string {
+	switch key {
+	case "connections":
+		return "c=" + value
+	case "threads":
+		return "THREADS=" + value
+	case "gomaxprocs":
+		return "GOMAXPROCS=" + value
+	case "cluster":
+		return "CLUSTER=" + value
+	case "delay":
+		return "delay=" + value + "ms"
+	case "work":
+		return "work=" + value + "ms"
+	case "work_share":
+		return "work=" + value + "%"
+	case "path":
+		// A run id has one "/", between experiment and label.
+		return strings.ReplaceAll(strings.TrimPrefix(value, "/"), "/", "-")
+	}
+	return key + "=" + value
+}
+
+// sortedKeys orders parameters by axisKeys, the order people read them in.
+func sortedKeys(m map[string]string) []string {
+	var keys []string
+	for k := range m {
+		keys = append(keys, k)
+	}
+	rank := func(k string) int {
+		for i, a := range axisKeys {
+			if a == k {
+				return i
+			}
+		}
+		return len(axisKeys)
+	}
+	sort.Slice(keys, func(i, j int) bool { return rank(keys[i]) < rank(keys[j]) })
+	return keys
+}
+
+func implsOf(runs []Run) []string {
+	var out []string
+	for _, r := range runs {
+		if !contains(out, r.Impl) {
+			out = append(out, r.Impl)
+		}
+	}
+	return out
+}
+
+func countImpl(runs []Run, impl string) int {
+	n := 0
+	for _, r := range runs {
+		if r.Impl == impl {
+			n++
+		}
+	}
+	return n
+}
+
+// info describes an experiment for suite.json. A conclusion whose runs are
+// not part of this scale is left out; at full scale it is an error.
+func (e *experiment) info(p *parser, runs []Run, scale string) (result.Experiment, error) {
+	ex := result.Experiment{Name: e.Name, Title: e.Title, Description: e.Description}
+	byID := map[string]*Run{}
+	for i, r := range runs {
+		byID[r.ID] = &runs[i]
+		ex.Runs = append(ex.Runs, result.RunInfo{
+			ID: r.ID, Impl: r.Impl, Label: r.Label, Params: r.Params, Trials: r.Trials, Published: r.Published,
+		})
+	}
+	for _, c := range e.Conclusions {
+		a, b := byID[c.A], byID[c.B]
+		if a == nil || b == nil {
+			if scale != "full" {
+				continue
+			}
+			missing, node := c.A, c.ANode
+			if a != nil {
+				missing, node = c.B, c.BNode
+			}
+			return ex, p.errorf(node, "conclusions", "no run %q in experiment %s (runs: %s)", missing, e.Name, strings.Join(runIDs(runs), ", "))
+		}
+		ratio := c.Published
+		if ratio == 0 {
+			pa, okA := a.Published[c.Metric]
+			pb, okB := b.Published[c.Metric]
+			if !okA || !okB || pb == 0 {
+				return ex, p.errorf(c.Node, "published", "give the published ratio, or published %s figures for both %s and %s", c.Metric, c.A, c.B)
+			}
+			ratio = pa / pb
+		}
+		ex.Conclusions = append(ex.Conclusions, result.Conclusion{Text: c.Text, Metric: c.Metric, A: c.A, B: c.B, Published: ratio})
+	}
+	return ex, nil
+}
+
+func runIDs(runs []Run) []string {
+	var out []string
+	for _, r := range runs {
+		out = append(out, r.ID)
+	}
+	return out
+}
+
+// checkRateOf makes sure a rate given as a fraction of a capacity names a
+// closed-loop run that comes earlier, so the runner has measured it in time.
+func checkRateOf(p *parser, runs []Run, pends []pending) error {
+	before := map[string]*Run{}
+	for i, r := range runs {
+		if r.RateOf != "" {
+			ref := before[r.RateOf]
+			node := pends[i].rateOfNode
+			switch {
+			case ref == nil:
+				return p.errorf(node, "rate_of", "no run %q earlier in the suite (earlier runs: %s)", r.RateOf, strings.Join(runIDs(runs[:i]), ", "))
+			case ref.Load.Rate > 0 || ref.RateOf != "":
+				return p.errorf(node, "rate_of", "%q is an open-loop run; name a closed-loop run whose req/s is the capacity", r.RateOf)
+			}
+		}
+		before[r.ID] = &runs[i]
+	}
+	return nil
+}

@@ -1,0 +1,238 @@
+package suite
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"restbench/internal/impl"
+)
+
+// TestRealSuites loads the five suite files at every scale, against the real
+// manifest, and checks what the runner and the report rely on.
+func TestRealSuites(t *testing.T) {
+	m, err := impl.Load("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	echo, err := os.ReadFile("../../fixtures/echo-body.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type want struct {
+		runs        int
+		trials      int     // of the first run
+		maxDuration float64 // seconds, the longest duration cap of a run
+	}
+	for _, c := range []struct {
+		file  string
+		scale map[string]want
+		check func(t *testing.T, s *Suite)
+	}{
+		{"dotchev-echo", map[string]want{"quick": {11, 1, 1}, "standard": {11, 3, 5}, "full": {11, 3, 20}}, func(t *testing.T, s *Suite) {
+			for _, r := range s.Runs {
+				if string(r.Load.Body) != string(echo) || r.Load.Method != "POST" || !strings.HasPrefix(r.Load.URL, "/echo") {
+					t.Errorf("%s: want POST /echo with the 5,104-byte fixture, got %s %s with %d bytes", r.ID, r.Load.Method, r.Load.URL, len(r.Load.Body))
+				}
+			}
+			q := run(t, s, "quota-1cpu/go-nethttp GOMAXPROCS=cores")
+			if q.Quota != 1 || q.Pinned || q.Env["GOMAXPROCS"] != strconv.Itoa(runtime.NumCPU()) {
+				t.Errorf("quota cell = quota %v pinned %v env %v, want quota 1, shared, GOMAXPROCS=%d", q.Quota, q.Pinned, q.Env, runtime.NumCPU())
+			}
+			if _, set := run(t, s, "quota-1cpu/go-nethttp GOMAXPROCS=unset").Env["GOMAXPROCS"]; set {
+				t.Errorf("GOMAXPROCS=unset must leave GOMAXPROCS out of the environment")
+			}
+			if r := run(t, s, "single-thread/node-http"); !r.Pinned || r.Published["rps"] != 12618.86 {
+				t.Errorf("single-thread/node-http: pinned %v, published %v", r.Pinned, r.Published)
+			}
+			if r := run(t, s, "all-cores/node-http THREADS=cores"); r.Pinned || r.Env["THREADS"] != "auto" {
+				t.Errorf("all-cores node: pinned %v env %v, want shared THREADS=auto", r.Pinned, r.Env)
+			}
+			if r := run(t, s, "single-thread-wrk/node-http"); r.Engine != "wrk" {
+				t.Errorf("wrk cross-check engine = %q", r.Engine)
+			}
+		}},
+		{"joshuous-sum", map[string]want{"quick": {5, 1, 5}, "standard": {5, 3, 15}, "full": {5, 3, 300}}, func(t *testing.T, s *Suite) {
+			for _, r := range s.Runs {
+				if r.Load.KeepAlive || r.Load.MaxRequests == 0 || r.Load.URL != "/sum" {
+					t.Errorf("%s: want ab-style runs (no keep-alive, a request count) on /sum", r.ID)
+				}
+			}
+			if r := run(t, s, "sum/node-express pm2"); r.Env["CLUSTER"] != "pm2" || r.Env["THREADS"] != "auto" {
+				t.Errorf("pm2 env = %v", r.Env)
+			}
+			if run(t, s, "sum-ab/go-chi").Engine != "ab" {
+				t.Errorf("no ab cross-check")
+			}
+			if s.Scale == "full" && run(t, s, "sum/go-chi").Load.MaxRequests != 50000 {
+				t.Errorf("full scale must send the published 50000 requests")
+			}
+		}},
+		{"fastify-fasthttp", map[string]want{"quick": {4, 1, 5}, "standard": {4, 3, 12}, "full": {4, 3, 600}}, func(t *testing.T, s *Suite) {
+			r := run(t, s, "hello/go-fasthttp c=500")
+			if r.Load.Connections != 500 || r.Load.KeepAlive || r.Published["p100_ms"] != 62 {
+				t.Errorf("c=500 cell = %d conns, keepalive %v, published %v", r.Load.Connections, r.Load.KeepAlive, r.Published)
+			}
+			if s.Scale == "full" && r.Load.MaxRequests != 1000000 {
+				t.Errorf("full scale must send the published 1,000,000 requests")
+			}
+		}},
+		{"heysphere", map[string]want{"quick": {12, 1, 1}, "standard": {30, 2, 4}, "full": {30, 3, 30}}, func(t *testing.T, s *Suite) {
+			capacity := "closed-loop/node-express c=100"
+			run(t, s, capacity)
+			for _, r := range s.Runs {
+				open := strings.HasPrefix(r.ID, "delay/") || strings.HasPrefix(r.ID, "computation/")
+				if open && (r.RateOf != capacity || r.RateFraction != 0.75) {
+					t.Errorf("%s: rate = %v x %q, want 0.75 x %s for both servers", r.ID, r.RateFraction, r.RateOf, capacity)
+				}
+			}
+			d := run(t, s, "delay/go-gorilla delay=50ms")
+			if d.Load.URL != "/time?delay=50" {
+				t.Errorf("delay URL = %q", d.Load.URL)
+			}
+			w := run(t, s, "computation/node-express work=10%")
+			if len(w.Load.Mix) != 2 || w.Load.Mix[1].Path != "/time?work=1" || w.Load.Mix[1].Weight != 10 || w.Load.Mix[0].Weight != 90 {
+				t.Errorf("work mix = %+v, want light 90 /time and heavy 10 /time?work=1", w.Load.Mix)
+			}
+		}},
+		{"filter-heartbeat", map[string]want{"quick": {6, 1, 3}, "standard": {6, 2, 15}, "full": {6, 3, 3600}}, func(t *testing.T, s *Suite) {
+			size := map[string]int{"quick": 256_000, "standard": 5_000_000, "full": 5_000_000}[s.Scale]
+			first := s.Runs[0].Load.Body
+			for _, r := range s.Runs {
+				n := len(r.Load.Body)
+				if n < size*9/10 || n > size*11/10 || r.Load.Body[0] != '[' {
+					t.Errorf("%s: body of %d bytes, want a JSON array of about %d", r.ID, n, size)
+				}
+				if &r.Load.Body[0] != &first[0] {
+					t.Errorf("%s: the generated body is not shared between runs", r.ID)
+				}
+				if r.Load.Probe != "/status" {
+					t.Errorf("%s: no /status probe", r.ID)
+				}
+				if (r.Env["THREADS"] == "1") != r.Pinned {
+					t.Errorf("%s: THREADS=%s pinned=%v, want only THREADS=1 pinned", r.ID, r.Env["THREADS"], r.Pinned)
+				}
+			}
+			if every := s.Runs[0].Load.ProbeEvery; (s.Scale == "quick") != (every < 5*time.Second) {
+				t.Errorf("probe every %v at %s: 5s except at quick", every, s.Scale)
+			}
+		}},
+	} {
+		for _, scale := range Scales {
+			t.Run(c.file+"/"+scale, func(t *testing.T) {
+				path := filepath.Join("../../suites", c.file+".yaml")
+				s, err := Load(path, Options{Scale: scale, Impls: m.IDs()})
+				if err != nil {
+					t.Fatal(err)
+				}
+				w := c.scale[scale]
+				if s.Name != c.file || s.Scale != scale || s.Info.Scale != scale || !strings.HasPrefix(s.Source, "seeds/") {
+					t.Errorf("suite = name %q scale %q source %q", s.Name, s.Scale, s.Source)
+				}
+				if len(s.Runs) != w.runs {
+					t.Errorf("%d runs, want %d", len(s.Runs), w.runs)
+				}
+				if s.Runs[0].Trials != w.trials {
+					t.Errorf("first run has %d trials, want %d", s.Runs[0].Trials, w.trials)
+				}
+				checkCommon(t, s, w.maxDuration)
+				c.check(t, s)
+			})
+		}
+	}
+}
+
+// checkCommon checks what every suite must satisfy: unique ids, runs
+// described in Info, published figures named, conclusions on real runs.
+func checkCommon(t *testing.T, s *Suite, maxDuration float64) {
+	t.Helper()
+	ids := map[string]bool{}
+	longest := 0.0
+	for _, r := range s.Runs {
+		if ids[r.ID] {
+			t.Errorf("run id %q twice", r.ID)
+		}
+		ids[r.ID] = true
+		if !strings.HasPrefix(r.ID, r.Experiment+"/") || r.Label == "" || r.Impl == "" {
+			t.Errorf("run %q: experiment %q impl %q label %q", r.ID, r.Experiment, r.Impl, r.Label)
+		}
+		if r.Trials < 1 || r.Load.Connections < 1 || !strings.HasPrefix(r.Load.URL, "/") {
+			t.Errorf("run %q: trials %d connections %d url %q", r.ID, r.Trials, r.Load.Connections, r.Load.URL)
+		}
+		if r.Load.Body != nil && !hasHeader(r.Load.Headers, "Content-Type") {
+			t.Errorf("run %q: a body without Content-Type", r.ID)
+		}
+		longest = max(longest, r.Load.Duration.Seconds())
+	}
+	if longest != maxDuration {
+		t.Errorf("longest duration cap = %vs, want %vs", longest, maxDuration)
+	}
+	n, published := 0, 0
+	for _, e := range s.Info.Experiments {
+		for _, ri := range e.Runs {
+			n++
+			if !ids[ri.ID] {
+				t.Errorf("Info has run %q that Runs has not", ri.ID)
+			}
+			if len(ri.Published) > 0 {
+				published++
+			}
+		}
+		for _, c := range e.Conclusions {
+			if !ids[c.A] || !ids[c.B] || c.Published <= 0 {
+				t.Errorf("conclusion %+v: runs missing or no published ratio", c)
+			}
+		}
+	}
+	if n != len(s.Runs) {
+		t.Errorf("Info lists %d runs, Runs has %d", n, len(s.Runs))
+	}
+	if published == 0 {
+		t.Errorf("no run carries published figures")
+	}
+}
+
+func run(t *testing.T, s *Suite, id string) Run {
+	t.Helper()
+	for _, r := range s.Runs {
+		if r.ID == id {
+			return r
+		}
+	}
+	t.Fatalf("no run %q in %s at %s (runs: %s)", id, s.Name, s.Scale, strings.Join(runIDs(s.Runs), ", "))
+	return Run{}
+}
+
+// TestTimeBudget bounds the time of all five suites from their settings:
+// every trial at its full duration cap plus warm-up, plus 1.5 s to start and
+// stop the server. Standard must fit `make bench` in 20 minutes, quick must
+// keep CI to about 3.
+func TestTimeBudget(t *testing.T) {
+	files, err := filepath.Glob("../../suites/*.yaml")
+	if err != nil || len(files) != 5 {
+		t.Fatalf("suite files = %v (%v), want 5", files, err)
+	}
+	for _, c := range []struct {
+		scale string
+		limit time.Duration
+	}{{"quick", 3 * time.Minute}, {"standard", 20 * time.Minute}} {
+		var total time.Duration
+		for _, f := range files {
+			s, err := Load(f, Options{Scale: c.scale})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range s.Runs {
+				total += time.Duration(r.Trials) * (r.Load.Warmup + r.Load.Duration + 1500*time.Millisecond)
+			}
+		}
+		t.Logf("%s: at most %v", c.scale, total)
+		if total > c.limit {
+			t.Errorf("%s scale takes up to %v, over its %v budget", c.scale, total, c.limit)
+		}
+	}
+}

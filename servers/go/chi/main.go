@@ -1,0 +1,33 @@
+// Command go-chi serves the restbench contract with github.com/go-chi/chi.
+package main
+
+import (
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
+
+	"restbench/servers/go/service"
+)
+
+func newRouter() http.Handler {
+	r := chi.NewRouter()
+	// No logger or recoverer: per-request logging would dominate the
+	// measurement, and net/http already survives a panicking handler.
+	r.NotFound(service.NotFound)
+	r.MethodNotAllowed(service.MethodNotAllowed)
+
+	r.Get("/status", service.Status)
+	r.Post("/echo", service.Echo)
+	r.Post("/echo/any", service.EchoAny)
+	r.Post("/sum", service.SumHandler)
+	r.With(middleware.Compress(5, "application/json")).Get("/hello", service.Hello)
+	r.Get("/time", service.Time)
+	r.Post("/filter", service.FilterHandler)
+	return r
+}
+
+func main() {
+	srv := &http.Server{Handler: newRouter()}
+	service.Main("go-chi", srv.Serve, srv.Shutdown)
+}

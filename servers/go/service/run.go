@@ -1,0 +1,58 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+)
+
+// shutdownGrace is how long in-flight requests get after SIGTERM. The
+// benchmark runner stops servers between trials and must not wait on a
+// 10-second /time request or a stalled upload.
+const shutdownGrace = 2 * time.Second
+
+// Main starts a server the same way for every framework: read the
+// environment, listen, print the readiness line, serve until SIGTERM or
+// SIGINT, then shut down. serve is the framework's Serve(net.Listener);
+// shutdown stops it, giving in-flight requests until the context ends.
+// Main exits the process on any start-up error, with a message that says
+// what to fix.
+func Main(id string, serve func(net.Listener) error, shutdown func(context.Context) error) {
+	if err := run(id, serve, shutdown); err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", id, err)
+		os.Exit(1)
+	}
+}
+
+func run(id string, serve func(net.Listener) error, shutdown func(context.Context) error) error {
+	cfg, err := LoadConfig(id, os.Getenv)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", cfg.Addr())
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w (is another server using the port? pick another PORT)", cfg.Addr(), err)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+	defer stop()
+
+	served := make(chan error, 1)
+	go func() { served <- serve(ln) }()
+	cfg.Ready(os.Stdout, ln.Addr())
+
+	select {
+	case err := <-served:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	// A shutdown that runs out of grace leaves connections open; the process
+	// exits right after, which closes them.
+	_ = shutdown(sctx)
+	return nil
+}

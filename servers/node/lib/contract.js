@@ -1,0 +1,137 @@
+// The behaviour every Node server shares (docs/contract.md): routes, input
+// rules for /sum and /time, the CPU work of /time, and the /hello body. The
+// framework apps only route requests here and send what comes back, so the
+// three servers do exactly the same work and differ only in their framework.
+import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+
+// BODY_LIMIT is the largest body /echo, /echo/any and /sum accept (1 MiB);
+// a larger one is answered 413. /filter streams and has no limit.
+export const BODY_LIMIT = 1024 * 1024;
+
+// ROUTES maps each path of the contract to the methods it serves, so that
+// every app answers 405 (with Allow) on a known path and 404 elsewhere.
+export const ROUTES = {
+  '/status': ['GET', 'HEAD'],
+  '/hello': ['GET', 'HEAD'],
+  '/time': ['GET', 'HEAD'],
+  '/echo': ['POST'],
+  '/echo/any': ['POST'],
+  '/sum': ['POST'],
+  '/filter': ['POST'],
+};
+
+// HTTPError carries the status of a client error to the app's error reply.
+export class HTTPError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+// notRouted returns the error for a request no route took: 405 when the path
+// exists with other methods, 404 otherwise.
+export function notRouted(method, path) {
+  const allowed = ROUTES[path];
+  if (allowed) {
+    const err = new HTTPError(405, `${method} is not allowed on ${path}; use ${allowed.join(' or ')}`);
+    err.allow = allowed.join(', ');
+    return err;
+  }
+  return new HTTPError(404, `no route for ${path}; see docs/contract.md for the endpoints`);
+}
+
+// errorBody is the JSON body of every error response.
+export function errorBody(message) {
+  return JSON.stringify({ error: message });
+}
+
+// sum validates a decoded /sum body and returns the response object. Both
+// fields must be JSON numbers; the sum of two integers stays an integer
+// because JavaScript numbers print without a fraction when they have none.
+export function sum(body) {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new HTTPError(400, 'body must be a JSON object like {"a":1923,"b":8553}');
+  }
+  for (const field of ['a', 'b']) {
+    if (typeof body[field] !== 'number') {
+      throw new HTTPError(400, `field "${field}" must be a JSON number, e.g. {"a":1923,"b":8553}`);
+    }
+  }
+  return { result: body.a + body.b };
+}
+
+const MAX_MS = 10000;
+
+// timeParams reads delay and work (whole milliseconds, 0..10000, default 0)
+// from a query given as URLSearchParams or as a plain object of strings (the
+// frameworks' parsed query). Decimals are refused so that every
+// implementation agrees on what 1.5 means: nothing.
+export function timeParams(query) {
+  const get = (name) => (query instanceof URLSearchParams ? query.getAll(name) : [query[name]].flat().filter((v) => v !== undefined));
+  const out = {};
+  for (const name of ['delay', 'work']) {
+    const values = get(name);
+    if (values.length === 0) {
+      out[name] = 0;
+      continue;
+    }
+    const text = values[0];
+    if (values.length > 1 || !/^\d{1,5}$/.test(text) || Number(text) > MAX_MS) {
+      throw new HTTPError(400, `${name}=${values.join(',')}: use a whole number of milliseconds from 0 to ${MAX_MS}`);
+    }
+    out[name] = Number(text);
+  }
+  return out;
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// sink keeps the last digest of burnCPU alive so that no optimiser may drop
+// the hashing as dead code.
+let sink = Buffer.alloc(32);
+
+// burnCPU hashes a small buffer, each digest feeding the next, until ms
+// milliseconds have passed on the monotonic clock. It blocks the calling
+// thread (the event loop) exactly as a real computation would, and measures
+// wall time, so the busy period is ms even when the CPU is shared.
+export function burnCPU(ms) {
+  const end = performance.now() + ms;
+  let digest = sink;
+  while (performance.now() < end) {
+    digest = createHash('sha256').update(digest).digest();
+  }
+  sink = digest;
+  return digest[0];
+}
+
+// time waits delay ms without blocking (a timer), then works work ms on this
+// thread, and returns the /time response object.
+export async function time({ delay, work }) {
+  if (delay > 0) await sleep(delay);
+  if (work > 0) burnCPU(work);
+  return { now: Date.now() };
+}
+
+export const HELLO = JSON.stringify({ result: 'Hello world' });
+
+// acceptsGzip says whether an Accept-Encoding header names gzip (a q=0
+// weight refuses it).
+export function acceptsGzip(header) {
+  if (!header) return false;
+  return header.split(',').some((part) => {
+    const [coding, ...params] = part.trim().toLowerCase().split(';');
+    if (coding.trim() !== 'gzip') return false;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    return q === undefined || Number(q.slice(2)) > 0;
+  });
+}
+
+// hello returns the /hello body and its headers. The body is compressed on
+// each request, as a compression middleware would, so that gzip costs what it
+// costs in the Go servers.
+export function hello(acceptEncoding) {
+  const headers = { 'content-type': 'application/json', vary: 'Accept-Encoding' };
+  if (!acceptsGzip(acceptEncoding)) return { headers, body: HELLO };
+  return { headers: { ...headers, 'content-encoding': 'gzip' }, body: gzipSync(HELLO) };
+}

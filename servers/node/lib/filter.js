@@ -1,0 +1,103 @@
+// The streaming /filter of the contract: the request body, a JSON array of
+// records, is parsed one element at a time (stream-json) and the records with
+// version > min_version are written out as they pass, so memory stays flat
+// whatever the size of the body. Shared by the three apps, which hand over
+// Node's own request and response streams.
+import { streamArray } from 'stream-json/streamers/stream-array.js';
+
+import { HTTPError, errorBody } from './contract.js';
+
+const NUMBER = /^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+// minVersion reads the min_version query value (a string, an array of
+// strings when repeated, or undefined): a number, 5 when absent.
+export function minVersion(value) {
+  if (value === undefined || value === null) return 5;
+  if (typeof value !== 'string' || !NUMBER.test(value)) {
+    throw new HTTPError(400, `min_version=${value}: use a number, e.g. min_version=5`);
+  }
+  return Number(value);
+}
+
+// FLUSH_BYTES is how much encoded output is gathered before one write:
+// a write per record would cost a chunk header and a syscall per 300 bytes.
+const FLUSH_BYTES = 16 * 1024;
+
+// record re-encodes an element of the body with the contract's five fields.
+function record(value, index) {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new HTTPError(400, `element ${index} is not an object; the body must be an array of records`);
+  }
+  const version = value.version ?? 0;
+  if (typeof version !== 'number') {
+    throw new HTTPError(400, `element ${index}: version must be a number`);
+  }
+  const { name = '', language = '', id = '', bio = '' } = value;
+  return { version, json: JSON.stringify({ name, language, id, bio, version }) };
+}
+
+// drained resolves when res can take more output, or has been closed.
+function drained(res) {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
+// streamFilter answers POST /filter on req and res (node:http objects).
+// The status line is held back until the first output, so a malformed body
+// found early still gets a 400; an error after the response has started can
+// only abort it, so the connection is destroyed and the client sees a
+// truncated body instead of a silent success.
+export async function streamFilter(req, res, min) {
+  const records = streamArray.withParserAsStream({ streamValues: false });
+  req.on('error', (err) => records.destroy(err));
+  res.on('close', () => records.destroy());
+  req.pipe(records);
+
+  let pending = '';
+  let started = false;
+  const flush = async () => {
+    if (!started) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      pending = '[' + pending;
+      started = true;
+    }
+    if (!res.write(pending)) await drained(res);
+    pending = '';
+    if (res.destroyed) throw new Error('client closed the response');
+  };
+
+  try {
+    let first = true;
+    for await (const { key, value } of records) {
+      const r = record(value, key);
+      if (!(r.version > min)) continue;
+      pending += (first ? '' : ',') + r.json;
+      first = false;
+      if (pending.length >= FLUSH_BYTES) await flush();
+    }
+    await flush();
+    res.end(']');
+  } catch (err) {
+    req.unpipe(records);
+    records.destroy();
+    if (res.destroyed) return;
+    if (started) {
+      res.destroy();
+      return;
+    }
+    // Not started: answer 400 and close, discarding whatever of the body is
+    // still on its way so that the client can read the answer.
+    req.resume();
+    const status = err instanceof HTTPError ? err.status : 400;
+    const message = err instanceof HTTPError ? err.message : `malformed JSON body: ${err.message}`;
+    res.writeHead(status, { 'content-type': 'application/json', connection: 'close' });
+    res.end(errorBody(message));
+  }
+}
