@@ -28,21 +28,27 @@ url="http://$(cat "$tmp/addr")/"
 echo "server: Go net/http hello, GOMAXPROCS=1, CPU $SERVER_CPU, $url"
 echo "generators: CPU $CLIENT_CPU, -c $CONNS -d $DUR, $ROUNDS rounds; $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
 echo
-printf "| round | tool | requests | req/s | CPU s | µs CPU/request |\n|---|---|---|---|---|---|\n"
+printf "| round | tool | requests | req/s | CPU s | µs CPU/request | server µs CPU/request |\n|---|---|---|---|---|---|---|\n"
 
 # cpu_of FILE: user+sys seconds that /usr/bin/time -f "%U %S" wrote last.
 cpu_of() { tail -1 "$1" | awk '{print $1 + $2}'; }
+# server_ticks: user+sys clock ticks of the server so far.
+server_ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }
+hz=$(getconf CLK_TCK)
 
 declare -a rb_rps rb_cpr wrk_rps wrk_cpr
 for r in $(seq "$ROUNDS"); do
+	s0=$(server_ticks)
 	/usr/bin/time -o "$tmp/t" -f "%U %S" taskset -c "$CLIENT_CPU" \
 		"$tmp/restbench" load -q -c "$CONNS" -d "$DUR" --json "$tmp/rb.json" "$url" >/dev/null
 	read -r n rps < <(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(d['requests'], d['rps'])" "$tmp/rb.json")
 	cpu=$(cpu_of "$tmp/t")
 	cpr=$(awk -v c="$cpu" -v n="$n" 'BEGIN{printf "%.2f", c*1e6/n}')
 	rb_rps+=("$rps"); rb_cpr+=("$cpr")
-	printf "| %d | restbench | %d | %.0f | %.2f | %s |\n" "$r" "$n" "$rps" "$cpu" "$cpr"
+	spr=$(awk -v t="$(( $(server_ticks) - s0 ))" -v hz="$hz" -v n="$n" 'BEGIN{printf "%.2f", t/hz*1e6/n}')
+	printf "| %d | restbench | %d | %.0f | %.2f | %s | %s |\n" "$r" "$n" "$rps" "$cpu" "$cpr" "$spr"
 
+	s0=$(server_ticks)
 	/usr/bin/time -o "$tmp/t" -f "%U %S" taskset -c "$CLIENT_CPU" \
 		wrk -t1 -c "$CONNS" -d "$DUR" "$url" >"$tmp/wrk.out"
 	n=$(awk '/requests in/ {print $1}' "$tmp/wrk.out")
@@ -50,7 +56,8 @@ for r in $(seq "$ROUNDS"); do
 	cpu=$(cpu_of "$tmp/t")
 	cpr=$(awk -v c="$cpu" -v n="$n" 'BEGIN{printf "%.2f", c*1e6/n}')
 	wrk_rps+=("$rps"); wrk_cpr+=("$cpr")
-	printf "| %d | wrk | %d | %.0f | %.2f | %s |\n" "$r" "$n" "$rps" "$cpu" "$cpr"
+	spr=$(awk -v t="$(( $(server_ticks) - s0 ))" -v hz="$hz" -v n="$n" 'BEGIN{printf "%.2f", t/hz*1e6/n}')
+	printf "| %d | wrk | %d | %.0f | %.2f | %s | %s |\n" "$r" "$n" "$rps" "$cpu" "$cpr" "$spr"
 done
 
 median() { printf "%s\n" "$@" | sort -g | awk '{a[NR]=$1} END{print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }

@@ -20,7 +20,7 @@ func cmdCompare(ctx context.Context, args []string) error {
 			"|change| > max(5%%, 2 × the larger (max−min)/median of the two sets of trials).\n\n")
 		fs.PrintDefaults()
 	}
-	rest, err := interleavedArgs(fs, args)
+	rest, err := parseFlagsAndArgs(fs, args)
 	if err == flag.ErrHelp {
 		return nil
 	} else if err != nil {

@@ -21,7 +21,7 @@ func cmdReport(ctx context.Context, args []string) error {
 		fs.PrintDefaults()
 	}
 	out := fs.String("out", "", "write the report into DIR (default RESULTS_DIR/report)")
-	rest, err := interleavedArgs(fs, args)
+	rest, err := parseFlagsAndArgs(fs, args)
 	if err == flag.ErrHelp {
 		return nil
 	} else if err != nil {
@@ -41,26 +41,4 @@ func cmdReport(ctx context.Context, args []string) error {
 	fmt.Fprintf(os.Stdout, "report of %d suite(s) %v: %s, %s, %d charts (PNG and SVG) in %s\n",
 		len(w.Suites), w.Suites, w.Markdown, w.HTML, w.Charts, filepath.Join(*out, "charts"))
 	return nil
-}
-
-// interleavedArgs parses flags that may come before or after the positional
-// arguments ("report results --out x" and "report --out x results").
-func interleavedArgs(fs *flag.FlagSet, args []string) ([]string, error) {
-	var rest []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if err == flag.ErrHelp {
-				return nil, err
-			}
-			return nil, usageError("%s: %v", fs.Name(), err)
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return rest, nil
-		}
-		if args[0] == "--" {
-			return append(rest, args[1:]...), nil
-		}
-		rest, args = append(rest, args[0]), args[1:]
-	}
 }

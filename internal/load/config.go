@@ -33,11 +33,11 @@ type Config struct {
 	Mix         []Target      // weighted targets; empty: one target from URL/Method/Body
 	MixFile     string        // where Mix came from, for the record
 	Probe       string        // path of the heartbeat request, e.g. /status; "" for none
-	ProbeEvery  time.Duration // interval of the probe
+	ProbeEvery  time.Duration // interval of the probe; default 1s
 	Expect      int           // expected status; default 200
 	ExpectJSON  bool          // every response body must be valid JSON
 	Timeout     time.Duration // per request; default 30s
-	CPUs        []int         // pin the generator's threads to these CPUs
+	CPUs        []int         // pin the generator to these CPUs: every thread of this process (cpu.PinSelf)
 	AllowRemote bool          // permit a target that is not loopback
 	Threads     int           // event loops (OS threads); default one per usable CPU, at most Connections
 

@@ -251,10 +251,10 @@ func (l *loop) finish(c *conn, class int, now int64) {
 	default:
 		c.next = now
 	}
-	if c.next <= now && !l.stopping && r.interval == 0 {
-		l.start(c, now)
-		return
-	}
+	// Even when the next request is due now it waits for the end of this
+	// batch of events: the requests then reach the server in a burst, as
+	// wrk's do, which costs a Go server measurably less per request than
+	// requests trickling in one by one.
 	l.due.push(c)
 }
 

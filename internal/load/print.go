@@ -22,7 +22,11 @@ func Print(w io.Writer, r *result.Load) {
 	if !s.KeepAlive {
 		ka = "a new connection per request"
 	}
-	fmt.Fprintf(w, "%s %s: %d connections, %s, %s\n", orGET(s.Method), s.URL, s.Connections, ka, mode)
+	what := orGET(s.Method) + " " + s.URL
+	if s.Mix != "" {
+		what = "mix " + s.Mix + " against " + s.URL
+	}
+	fmt.Fprintf(w, "%s: %d connections, %s, %s\n", what, s.Connections, ka, mode)
 	printStats(w, "", &r.Stats)
 	fmt.Fprintf(w, "  %d requests in %.2fs, %s read\n", r.Requests, r.DurationS, bytesText(r.BytesRead))
 	if r.Unsent > 0 {

@@ -75,6 +75,8 @@ func withDefaults(cfg Config) Config {
 // Run generates the load cfg describes and returns what it measured. When
 // ctx is cancelled it stops sending, lets the requests in flight finish for
 // up to a second, and returns the partial result together with ctx.Err().
+// With cfg.CPUs it pins the whole calling process (every thread) to those
+// CPUs and leaves it pinned.
 func Run(ctx context.Context, cfg Config) (*result.Load, error) {
 	cfg = withDefaults(cfg)
 	ep, err := resolve(cfg.URL, cfg.AllowRemote)
@@ -93,6 +95,13 @@ func Run(ctx context.Context, cfg Config) (*result.Load, error) {
 	if err != nil {
 		return nil, err
 	}
+	var probeTargets []target
+	if cfg.Probe != "" {
+		probeCfg := Config{Method: "GET", KeepAlive: true, Mix: []Target{{Name: "probe", Path: cfg.Probe}}}
+		if probeTargets, err = buildTargets(&probeCfg, ep); err != nil {
+			return nil, fmt.Errorf("probe: %w", err)
+		}
+	}
 	var stop, probeStop atomic.Bool
 	main := newRunner(&cfg, ep, targets, &stop)
 	if cfg.Rate > 0 {
@@ -104,11 +113,7 @@ func Run(ctx context.Context, cfg Config) (*result.Load, error) {
 	}
 	var probe *runner
 	if cfg.Probe != "" {
-		pt, err := buildTargets(&Config{Method: "GET", KeepAlive: true, Mix: []Target{{Name: "probe", Path: cfg.Probe}}}, ep)
-		if err != nil {
-			return nil, fmt.Errorf("probe: %w", err)
-		}
-		probe = newRunner(&cfg, ep, pt, &probeStop)
+		probe = newRunner(&cfg, ep, probeTargets, &probeStop)
 		probe.keepAlive, probe.expectJSON, probe.max = true, false, 0
 		probe.interval = int64(cfg.ProbeEvery)
 		probeLoops, err := probe.newLoops(1, 1)
@@ -136,7 +141,7 @@ func Run(ctx context.Context, cfg Config) (*result.Load, error) {
 	if probe != nil {
 		probe.base, probe.end, probe.warmEnd = base, main.end, main.warmEnd
 	}
-	var stopAt atomic.Int64 // when Ctrl-C or -n stopped the load early
+	var stopAt atomic.Int64 // when Ctrl-C stopped the load early (ns since base)
 	finished := make(chan struct{})
 	go func() {
 		select {
@@ -170,7 +175,7 @@ func Run(ctx context.Context, cfg Config) (*result.Load, error) {
 	wg.Wait()
 	close(finished)
 
-	res, err := main.result(&cfg, ep, stopAt.Load(), endedAt)
+	res, err := main.result(&cfg, stopAt.Load(), endedAt)
 	if err != nil {
 		return nil, err
 	}
@@ -243,10 +248,10 @@ func progress(f func(int64, time.Duration), r *runner, finished <-chan struct{})
 	}
 }
 
-// result merges what the loops recorded. stopAt is when Ctrl-C or -n
-// stopped the load (0: it ran to its end); endedAt is when the last loop
+// result merges what the loops recorded. stopAt is when Ctrl-C
+// stopped the load (0: it was not cancelled); endedAt is when the last loop
 // finished.
-func (r *runner) result(cfg *Config, ep endpoint, stopAt, endedAt int64) (*result.Load, error) {
+func (r *runner) result(cfg *Config, stopAt, endedAt int64) (*result.Load, error) {
 	measuredEnd := r.end
 	if stopAt > 0 || r.end == math.MaxInt64 || endedAt < r.end {
 		measuredEnd = endedAt

@@ -57,7 +57,6 @@ app.use((err, req, res, next) => {
   // express.json reports a failed verify as 403; ours only refuses empty bodies.
   const status = err.type === 'entity.verify.failed' ? 400 : err.status ?? err.statusCode ?? 500;
   if (err.allow) res.set('allow', err.allow);
-  if (status === 413) res.set('connection', 'close');
   let message = err.message;
   if (err.type === 'entity.parse.failed') message = `malformed JSON body: ${err.message}`;
   if (err.type === 'entity.too.large') message = `body over ${BODY_LIMIT} bytes; send at most 1 MiB`;

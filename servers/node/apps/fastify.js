@@ -1,4 +1,6 @@
 // node-fastify: the contract as a Fastify application.
+import { finished } from 'node:stream/promises';
+
 import Fastify from 'fastify';
 
 import { BODY_LIMIT, HTTPError, errorBody, hello, notRouted, sum, time, timeParams } from '../lib/contract.js';
@@ -10,17 +12,28 @@ const fastify = Fastify({ logger: false, bodyLimit: BODY_LIMIT });
 // servers do, with Fastify's own (safe) JSON parser.
 fastify.addContentTypeParser('*', { parseAs: 'string' }, fastify.getDefaultJsonParser('error', 'ignore'));
 
-fastify.setErrorHandler((err, request, reply) => {
+fastify.setErrorHandler(async (err, request, reply) => {
   let status = err instanceof HTTPError ? err.status : err.statusCode ?? 500;
   let message = err.message;
-  if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') message = `body over ${BODY_LIMIT} bytes; send at most 1 MiB`;
+  if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    message = `body over ${BODY_LIMIT} bytes; send at most 1 MiB`;
+    // Read and discard the rest first (as express.json does): Node closes a
+    // connection answered mid-body, and a client still sending then never
+    // reads the 413 (RFC 9112 section 9.6).
+    await drain(request.raw);
+  }
   else if (err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError) {
     status = 400;
     message = `malformed JSON body: ${err.message}`;
   }
-  if (status === 413) reply.header('connection', 'close');
-  reply.code(status).type('application/json').send(errorBody(message));
+  return reply.code(status).type('application/json').send(errorBody(message));
 });
+
+function drain(req) {
+  if (req.complete) return;
+  req.resume();
+  return finished(req).catch(() => {});
+}
 
 fastify.setNotFoundHandler((request, reply) => {
   const err = notRouted(request.method, request.url.split('?')[0]);

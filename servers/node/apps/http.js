@@ -13,28 +13,35 @@ function sendError(res, err) {
   const status = err instanceof HTTPError ? err.status : 500;
   const headers = { 'content-type': 'application/json' };
   if (err.allow) headers.allow = err.allow;
-  // Part of the body may still be unread (413): close rather than reuse.
-  if (status === 413) headers.connection = 'close';
   send(res, status, errorBody(err.message), headers);
 }
 
 // readJSON reads the whole body, at most BODY_LIMIT bytes, and parses it.
-async function readJSON(req) {
-  if (Number(req.headers['content-length']) > BODY_LIMIT) {
-    throw new HTTPError(413, `body over ${BODY_LIMIT} bytes; send at most 1 MiB`);
-  }
-  const chunks = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += chunk.length;
-    if (size > BODY_LIMIT) throw new HTTPError(413, `body over ${BODY_LIMIT} bytes; send at most 1 MiB`);
-    chunks.push(chunk);
-  }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch (err) {
-    throw new HTTPError(400, `malformed JSON body: ${err.message}`);
-  }
+// Past the limit the rest is read and discarded before the 413 goes out (as
+// express.json does): Node closes a connection answered mid-body, and a
+// client still sending then never reads the answer (RFC 9112 section 9.6).
+function readJSON(req) {
+  return new Promise((resolve, reject) => {
+    let chunks = [];
+    let size = 0;
+    let tooLarge = Number(req.headers['content-length']) > BODY_LIMIT;
+    req.on('data', (chunk) => {
+      if (tooLarge) return;
+      size += chunk.length;
+      tooLarge = size > BODY_LIMIT;
+      if (tooLarge) chunks = [];
+      else chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (tooLarge) return reject(new HTTPError(413, `body over ${BODY_LIMIT} bytes; send at most 1 MiB`));
+      try {
+        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+      } catch (err) {
+        reject(new HTTPError(400, `malformed JSON body: ${err.message}`));
+      }
+    });
+    req.on('error', reject);
+  });
 }
 
 async function handle(req, res) {

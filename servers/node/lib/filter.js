@@ -23,17 +23,20 @@ export function minVersion(value) {
 // a write per record would cost a chunk header and a syscall per 300 bytes.
 const FLUSH_BYTES = 16 * 1024;
 
-// record re-encodes an element of the body with the contract's five fields.
-function record(value, index) {
+// version checks that an element of the body is a record and returns its
+// version (0 when absent, as a typed decoder would leave it).
+function version(value, index) {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new HTTPError(400, `element ${index} is not an object; the body must be an array of records`);
   }
-  const version = value.version ?? 0;
-  if (typeof version !== 'number') {
-    throw new HTTPError(400, `element ${index}: version must be a number`);
-  }
-  const { name = '', language = '', id = '', bio = '' } = value;
-  return { version, json: JSON.stringify({ name, language, id, bio, version }) };
+  const v = value.version ?? 0;
+  if (typeof v !== 'number') throw new HTTPError(400, `element ${index}: version must be a number`);
+  return v;
+}
+
+// encode re-encodes a kept record with the contract's five fields.
+function encode({ name = '', language = '', id = '', bio = '', version = 0 }) {
+  return JSON.stringify({ name, language, id, bio, version });
 }
 
 // drained resolves when res can take more output, or has been closed.
@@ -76,9 +79,8 @@ export async function streamFilter(req, res, min) {
   try {
     let first = true;
     for await (const { key, value } of records) {
-      const r = record(value, key);
-      if (!(r.version > min)) continue;
-      pending += (first ? '' : ',') + r.json;
+      if (!(version(value, key) > min)) continue;
+      pending += (first ? '' : ',') + encode(value);
       first = false;
       if (pending.length >= FLUSH_BYTES) await flush();
     }
@@ -92,12 +94,12 @@ export async function streamFilter(req, res, min) {
       res.destroy();
       return;
     }
-    // Not started: answer 400 and close, discarding whatever of the body is
-    // still on its way so that the client can read the answer.
+    // Not started: answer 400, and read and discard the rest of the body,
+    // so that the client, still sending, can read the answer.
     req.resume();
     const status = err instanceof HTTPError ? err.status : 400;
     const message = err instanceof HTTPError ? err.message : `malformed JSON body: ${err.message}`;
-    res.writeHead(status, { 'content-type': 'application/json', connection: 'close' });
+    res.writeHead(status, { 'content-type': 'application/json' });
     res.end(errorBody(message));
   }
 }

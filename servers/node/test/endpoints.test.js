@@ -2,7 +2,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import http from 'node:http';
 import { after, before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { gunzipSync } from 'node:zlib';
 
 import { ROOT, json, request, start } from '../harness.js';
@@ -49,6 +51,28 @@ const cases = [
   { name: 'unknown path', path: '/nope', want: fails(404) },
   { name: 'unknown nested path', method: 'POST', path: '/echo/typed', body: '{}', want: fails(404) },
 ];
+
+// trickle sends a chunked body of 48 chunks of 64 KiB (3 MiB), the first
+// starting with head, 2 ms apart, and resolves with the response status once
+// all of it was sent and the response was read. The server must answer
+// while the body still arrives and must not reset the connection.
+function trickle(url, path, head) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${url}${path}`, { method: 'POST', agent: false, headers: { 'transfer-encoding': 'chunked' } });
+    req.on('error', reject);
+    const answered = new Promise((res) => req.on('response', (r) => r.resume().on('end', () => res(r.statusCode))));
+    (async () => {
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      req.write(Buffer.concat([Buffer.from(head), chunk]));
+      for (let i = 1; i < 48; i++) {
+        await sleep(2);
+        if (!req.write(chunk)) await new Promise((r) => req.once('drain', r));
+      }
+      req.end();
+      resolve(await answered);
+    })().catch(reject);
+  });
+}
 
 for (const app of APPS) {
   describe(`node-${app}`, () => {
@@ -98,6 +122,11 @@ for (const app of APPS) {
       const res = await request(server.url, { path: '/time' });
       const { now } = json(res);
       assert.ok(Number.isInteger(now) && now >= before && now <= Date.now(), `now=${now}`);
+    });
+
+    test('a refused body may keep arriving: 413 and 400 are read, not reset', async () => {
+      assert.equal(await trickle(server.url, '/echo', '"'), 413);
+      assert.equal(await trickle(server.url, '/filter', '[{"name":'), 400);
     });
 
     test('the server survives all of the above', async () => {

@@ -1,0 +1,42 @@
+package load
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"restbench/internal/result"
+)
+
+func TestPrint(t *testing.T) {
+	r := &result.Load{
+		Stats: result.Stats{
+			Requests: 1000, Responses: 990, RPS: 99,
+			Errors:      result.Errors{Timeout: 10, Status: 5},
+			StatusCodes: map[string]int64{"200": 985, "500": 5},
+			Latency:     result.Latency{Mean: 1.5, P50: 0.8, P99: 12, Max: 1500},
+		},
+		DurationS: 10, Unsent: 3,
+		Targets: map[string]*result.Stats{"a": {Requests: 600}, "b": {Requests: 400}},
+		Probe:   &result.Stats{Requests: 2},
+		Settings: result.Settings{URL: "http://127.0.0.1:1/", Connections: 5, Rate: 100, KeepAlive: true,
+			Mix: "mix.yaml", Probe: "/status@5s"},
+	}
+	var b bytes.Buffer
+	Print(&b, r)
+	out := b.String()
+	for _, want := range []string{
+		"mix mix.yaml against http://127.0.0.1:1/: 5 connections, keep-alive, open loop at 100 req/s",
+		"50%   800.00us", "99%    12.00ms", "max 1.50s",
+		"Errors: connect 0, timeout 10, read 0, status 5, body 0",
+		"Status codes: 200: 985, 500: 5",
+		"3 scheduled requests never sent",
+		"Requests/sec:      99.00",
+		"Target a: 600 requests", "Target b: 400 requests",
+		"Probe /status@5s: 2 requests",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
