@@ -29,7 +29,9 @@ func (h *headerList) Set(v string) error { *h = append(*h, v); return nil }
 type seconds struct{ d *time.Duration }
 
 func (s seconds) String() string {
-	if s.d == nil {
+	// Empty for zero, so -h shows the default written in the usage text
+	// instead of flag's "(default 0s)".
+	if s.d == nil || *s.d == 0 {
 		return ""
 	}
 	return s.d.String()

@@ -62,6 +62,7 @@ func cmdRun(ctx context.Context, args []string) error {
 	defer impl.StopAll(3 * time.Second)
 	bar := term.IsTerminal(int(os.Stderr.Fd()))
 	var dirs []string
+	failed := 0
 	for _, s := range suites {
 		fmt.Fprintf(os.Stderr, "== %s (%s) at %s scale: %d runs\n", s.Name, s.File, s.Scale, len(s.Runs))
 		o, err := runner.Run(ctx, s, runner.Options{
@@ -71,6 +72,7 @@ func cmdRun(ctx context.Context, args []string) error {
 		})
 		if o != nil {
 			dirs = append(dirs, o.Dir)
+			failed += o.Failed
 			fmt.Fprintf(os.Stderr, "%s: %d trials ok, %d failed, %d done before; results in %s\n", s.Name, o.OK, o.Failed, o.Skipped, o.Dir)
 		}
 		if err != nil {
@@ -82,5 +84,10 @@ func cmdRun(ctx context.Context, args []string) error {
 		}
 	}
 	fmt.Printf("results: %s\nnext: restbench report %s\n", strings.Join(dirs, " "), *out)
+	if failed > 0 {
+		// The suite went on and kept every result, but a script (make test)
+		// must see that something failed.
+		return fmt.Errorf("%d trial(s) failed; the report lists each with its error and the server's stderr", failed)
+	}
 	return nil
 }
