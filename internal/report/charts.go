@@ -230,7 +230,7 @@ func percentileCurves(e *ExperimentReport, title string) *plot.Plot {
 		if err != nil {
 			continue
 		}
-		l.Color = plotutil.Color(i)
+		seriesStyle(l, i)
 		l.Width = vg.Points(1.5)
 		p.Add(l)
 		p.Legend.Add(r.label(), l)
@@ -362,7 +362,7 @@ func overTime(e *ExperimentReport, title, ylabel string, f func(result.Sample) f
 		if err != nil {
 			continue
 		}
-		l.Color = plotutil.Color(i)
+		seriesStyle(l, i)
 		p.Add(l)
 		p.Legend.Add(r.label(), l)
 		drawn++
@@ -404,4 +404,12 @@ func paramTicks(xs []float64) []plot.Tick {
 		ticks[i] = plot.Tick{Value: x, Label: strconv.FormatFloat(x, 'g', -1, 64)}
 	}
 	return ticks
+}
+
+// seriesStyle gives line i its own look: plotutil's palette has seven
+// colours, so from the eighth series on the colours repeat with a dash
+// pattern, and no two runs in one chart look the same.
+func seriesStyle(l *plotter.Line, i int) {
+	l.Color = plotutil.Color(i)
+	l.Dashes = plotutil.Dashes(i / len(plotutil.DefaultColors))
 }
