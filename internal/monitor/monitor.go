@@ -47,17 +47,31 @@ func (m *Monitor) loop() {
 	defer close(m.done)
 	tick := time.NewTicker(m.interval)
 	defer tick.Stop()
+	last := time.Now()
 	for {
 		select {
 		case <-m.stop:
 			// A last reading covers the end of the load since the last
 			// tick, and gives a load shorter than one interval a sample.
-			m.take(time.Now())
+			// One that covers only a sliver of an interval is left out:
+			// it falls mostly after the load ended, reads as an idle
+			// server, and would drag the mean down as much as a full one.
+			now := time.Now()
+			if m.count() == 0 || now.Sub(last) >= m.interval/2 {
+				m.take(now)
+			}
 			return
 		case now := <-tick.C:
 			m.take(now)
+			last = now
 		}
 	}
+}
+
+func (m *Monitor) count() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.samples)
 }
 
 func (m *Monitor) take(now time.Time) {

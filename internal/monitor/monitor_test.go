@@ -77,3 +77,30 @@ func TestTreeSamplesRealProcesses(t *testing.T) {
 	}
 	t.Logf("server %.0f%% (peak %.0f%%), client %.0f%%, cores %v", got.ServerCPUMean, got.ServerCPUPeak, got.ClientCPUMean, last.Cores)
 }
+
+// busySampler reads a server that is always at 100% of a core.
+type busySampler struct{}
+
+func (busySampler) Sample() (result.Sample, error) { return result.Sample{ServerCPU: 100}, nil }
+
+func TestStopKeepsNoSliver(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		run  time.Duration
+		want int
+	}{
+		// Shorter than one interval: the stop reading is the only sample.
+		{"short load", 30 * time.Millisecond, 1},
+		// One tick at 200 ms, stop at 230 ms: the 30 ms sliver is left out.
+		{"sliver after a tick", 230 * time.Millisecond, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m := Start(busySampler{}, 200*time.Millisecond, time.Now())
+			time.Sleep(c.run)
+			got := m.Stop(1)
+			if len(got.Samples) != c.want {
+				t.Fatalf("%d samples, want %d: %+v", len(got.Samples), c.want, got.Samples)
+			}
+		})
+	}
+}
