@@ -167,6 +167,11 @@ func ParseAB(out string) (*result.Load, error) {
 				res.Latency.P99 = v
 			case "100":
 				res.Latency.Max = v
+			default:
+				if res.Latency.Percentiles == nil {
+					res.Latency.Percentiles = map[string]float64{}
+				}
+				res.Latency.Percentiles[m[1]] = v
 			}
 			continue
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"net"
 	"net/http"
@@ -103,6 +104,13 @@ func TestParseAB(t *testing.T) {
 			}
 			if c.mean > 0 && (!near(r.Latency.Mean, c.mean) || r.Latency.P50 != c.p50 || r.Latency.Max != c.max) {
 				t.Errorf("latency = %+v, want mean %v p50 %v max %v", r.Latency, c.mean, c.p50, c.max)
+			}
+			// The percentiles without a field of their own are kept too.
+			if c.name == "hello" {
+				want := map[string]float64{"66": 1, "80": 1, "95": 2, "98": 2}
+				if !maps.Equal(r.Latency.Percentiles, want) {
+					t.Errorf("percentiles = %v, want %v", r.Latency.Percentiles, want)
+				}
 			}
 		})
 	}

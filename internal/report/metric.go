@@ -125,7 +125,8 @@ func statsValue(s *result.Stats, h *hdrhistogram.Histogram, key string) (float64
 	case 99.99:
 		return s.Latency.P9999, true
 	}
-	return 0, false
+	v, ok := s.Latency.Percentiles[strconv.FormatFloat(p, 'f', -1, 64)]
+	return v, ok
 }
 
 // percentileKey parses "p99_ms" as 99 and "p999_ms" as 99.9, the way the

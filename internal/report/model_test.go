@@ -103,3 +103,27 @@ func TestFind(t *testing.T) {
 		t.Errorf("Find(empty folder) succeeded")
 	}
 }
+
+// A trial run with ab has no histogram: its p66/p95/p98 come from the
+// percentiles ab printed, and a percentile it did not print is unknown.
+func TestStatsValueToolPercentiles(t *testing.T) {
+	s := &result.Stats{Latency: result.Latency{P50: 57, P99: 66, Max: 84,
+		Percentiles: map[string]float64{"66": 57, "95": 62, "98": 64}}}
+	for _, c := range []struct {
+		key  string
+		want float64
+		ok   bool
+	}{
+		{"p50_ms", 57, true},
+		{"p66_ms", 57, true},
+		{"p95_ms", 62, true},
+		{"p98_ms", 64, true},
+		{"p100_ms", 84, true},
+		{"p80_ms", 0, false},
+	} {
+		got, ok := statsValue(s, nil, c.key)
+		if got != c.want || ok != c.ok {
+			t.Errorf("statsValue(%s) = %v, %v; want %v, %v", c.key, got, ok, c.want, c.ok)
+		}
+	}
+}

@@ -42,6 +42,10 @@ type Latency struct {
 	P999  float64 `json:"p999"`
 	P9999 float64 `json:"p9999"`
 	Max   float64 `json:"max"`
+	// Percentiles holds percentiles a tool printed beyond the fields above,
+	// keyed by percent as printed ("66", "95"), in milliseconds. Only
+	// engines without a histogram fill it (ab prints 66, 80, 95 and 98).
+	Percentiles map[string]float64 `json:"percentiles,omitempty"`
 }
 
 // Second is one entry of a timeline: what completed during second T of the
