@@ -51,34 +51,15 @@ func (AB) Run(ctx context.Context, cfg load.Config) (*result.Load, error) {
 			return nil, err
 		}
 	}
-	var warm *result.Load
+	var warmArgs []string
 	if cfg.Warmup > 0 {
-		out, _, err := runTool(ctx, cfg.CPUs, abArgs(cfg, 0, cfg.Warmup, body))
-		if err != nil || ctx.Err() != nil {
-			return nil, firstErr(err, ctx.Err())
-		}
-		if warm, err = ParseAB(out); err != nil {
-			return nil, fmt.Errorf("ab warm-up: %w", err)
-		}
+		warmArgs = abArgs(cfg, 0, cfg.Warmup, body)
 	}
 	d := cfg.Duration
 	if cfg.MaxRequests == 0 && d <= 0 {
 		d = 10 * time.Second
 	}
-	out, cpuS, err := runTool(ctx, cfg.CPUs, abArgs(cfg, cfg.MaxRequests, d, body))
-	if err != nil {
-		return nil, err
-	}
-	res, perr := ParseAB(out)
-	if perr != nil {
-		return nil, firstErr(ctx.Err(), perr)
-	}
-	if warm != nil {
-		res.Warmup = &warm.Stats
-	}
-	res.ClientCPUS = cpuS
-	res.Settings = toolSettings(NameAB, cfg)
-	return res, ctx.Err()
+	return warmThenMeasure(ctx, NameAB, cfg, warmArgs, abArgs(cfg, cfg.MaxRequests, d, body), ParseAB)
 }
 
 // abArgs builds ab's command line. With n > 0 it sends n requests (the

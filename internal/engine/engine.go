@@ -117,3 +117,34 @@ func seconds(d time.Duration) int {
 func unsupported(tool, what string) error {
 	return fmt.Errorf("engine %s cannot %s; use engine: restbench for this run", tool, what)
 }
+
+// warmThenMeasure is what every external tool does: run it once for the
+// warm-up (when warmArgs is set) and once for the measured part, parse both
+// outputs, and keep the warm-up apart from the result.
+func warmThenMeasure(ctx context.Context, name string, cfg load.Config, warmArgs, args []string,
+	parse func(string) (*result.Load, error)) (*result.Load, error) {
+	var warm *result.Load
+	if warmArgs != nil {
+		out, _, err := runTool(ctx, cfg.CPUs, warmArgs)
+		if err != nil || ctx.Err() != nil {
+			return nil, firstErr(err, ctx.Err())
+		}
+		if warm, err = parse(out); err != nil {
+			return nil, fmt.Errorf("%s warm-up: %w", name, err)
+		}
+	}
+	out, cpuS, err := runTool(ctx, cfg.CPUs, args)
+	if err != nil {
+		return nil, err
+	}
+	res, perr := parse(out)
+	if perr != nil {
+		return nil, firstErr(ctx.Err(), perr)
+	}
+	if warm != nil {
+		res.Warmup = &warm.Stats
+	}
+	res.ClientCPUS = cpuS
+	res.Settings = toolSettings(name, cfg)
+	return res, ctx.Err()
+}

@@ -46,33 +46,11 @@ func (Wrk) Run(ctx context.Context, cfg load.Config) (*result.Load, error) {
 	if err != nil {
 		return nil, err
 	}
-	args := func(d time.Duration) []string {
-		return wrkArgs(cfg, d, script)
-	}
-	var warm *result.Load
+	var warmArgs []string
 	if cfg.Warmup > 0 {
-		out, _, err := runTool(ctx, cfg.CPUs, args(cfg.Warmup))
-		if err != nil || ctx.Err() != nil {
-			return nil, firstErr(err, ctx.Err())
-		}
-		if warm, err = ParseWrk(out); err != nil {
-			return nil, fmt.Errorf("wrk warm-up: %w", err)
-		}
+		warmArgs = wrkArgs(cfg, cfg.Warmup, script)
 	}
-	out, cpuS, err := runTool(ctx, cfg.CPUs, args(cfg.Duration))
-	if err != nil {
-		return nil, err
-	}
-	res, perr := ParseWrk(out)
-	if perr != nil {
-		return nil, firstErr(ctx.Err(), perr)
-	}
-	if warm != nil {
-		res.Warmup = &warm.Stats
-	}
-	res.ClientCPUS = cpuS
-	res.Settings = toolSettings(NameWrk, cfg)
-	return res, ctx.Err()
+	return warmThenMeasure(ctx, NameWrk, cfg, warmArgs, wrkArgs(cfg, cfg.Duration, script), ParseWrk)
 }
 
 func wrkArgs(cfg load.Config, d time.Duration, script string) []string {
