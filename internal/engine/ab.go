@@ -136,24 +136,7 @@ func ParseAB(out string) (*result.Load, error) {
 			continue
 		}
 		if m := abPct.FindStringSubmatch(line); m != nil {
-			v := float64(atoi(m[2]))
-			switch m[1] {
-			case "50":
-				res.Latency.P50 = v
-			case "75":
-				res.Latency.P75 = v
-			case "90":
-				res.Latency.P90 = v
-			case "99":
-				res.Latency.P99 = v
-			case "100":
-				res.Latency.Max = v
-			default:
-				if res.Latency.Percentiles == nil {
-					res.Latency.Percentiles = map[string]float64{}
-				}
-				res.Latency.Percentiles[m[1]] = v
-			}
+			setPercentile(&res.Latency, m[1], float64(atoi(m[2])))
 			continue
 		}
 		m := abField.FindStringSubmatch(line)

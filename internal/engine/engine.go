@@ -148,3 +148,26 @@ func warmThenMeasure(ctx context.Context, name string, cfg load.Config, warmArgs
 	res.Settings = toolSettings(name, cfg)
 	return res, ctx.Err()
 }
+
+// setPercentile files a percentile a tool printed ("50", "99", "100" for
+// the longest request) in milliseconds: into its field when the summary has
+// one, otherwise into Percentiles, so nothing the tool printed is lost.
+func setPercentile(l *result.Latency, pct string, v float64) {
+	switch pct {
+	case "50":
+		l.P50 = v
+	case "75":
+		l.P75 = v
+	case "90":
+		l.P90 = v
+	case "99":
+		l.P99 = v
+	case "100":
+		l.Max = v
+	default:
+		if l.Percentiles == nil {
+			l.Percentiles = map[string]float64{}
+		}
+		l.Percentiles[pct] = v
+	}
+}

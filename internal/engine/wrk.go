@@ -136,16 +136,7 @@ func ParseWrk(out string) (*result.Load, error) {
 			if err != nil {
 				return nil, fmt.Errorf("wrk output: %q: %w", line, err)
 			}
-			switch m[1] {
-			case "50":
-				res.Latency.P50 = v
-			case "75":
-				res.Latency.P75 = v
-			case "90":
-				res.Latency.P90 = v
-			case "99":
-				res.Latency.P99 = v
-			}
+			setPercentile(&res.Latency, m[1], v)
 		case wrkTotal.MatchString(line):
 			m := wrkTotal.FindStringSubmatch(line)
 			seen = true
