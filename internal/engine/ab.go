@@ -171,12 +171,6 @@ func ParseAB(out string) (*result.Load, error) {
 	res.Requests = complete
 	res.Responses = complete - res.Errors.Connect - res.Errors.Read
 	res.Errors.Status = nonOK
-	res.StatusCodes = map[string]int64{}
-	if ok := res.Responses - nonOK; ok > 0 {
-		res.StatusCodes["2xx"] = ok
-	}
-	if nonOK > 0 {
-		res.StatusCodes["non-2xx"] = nonOK
-	}
+	res.StatusCodes = statusCodes(res.Responses, nonOK)
 	return res, nil
 }

@@ -171,3 +171,16 @@ func setPercentile(l *result.Latency, pct string, v float64) {
 		l.Percentiles[pct] = v
 	}
 }
+
+// statusCodes is all wrk and ab tell of status codes: how many responses
+// were 2xx and how many were not.
+func statusCodes(responses, nonOK int64) map[string]int64 {
+	codes := map[string]int64{}
+	if ok := responses - nonOK; ok > 0 {
+		codes["2xx"] = ok
+	}
+	if nonOK > 0 {
+		codes["non-2xx"] = nonOK
+	}
+	return codes
+}

@@ -165,13 +165,7 @@ func ParseWrk(out string) (*result.Load, error) {
 	// wrk counts responses as requests and socket errors apart; a timeout
 	// is also a request that got no response.
 	res.Requests = res.Responses + res.Errors.Connect + res.Errors.Read + res.Errors.Timeout
-	res.StatusCodes = map[string]int64{}
-	if ok := res.Responses - nonOK; ok > 0 {
-		res.StatusCodes["2xx"] = ok
-	}
-	if nonOK > 0 {
-		res.StatusCodes["non-2xx"] = nonOK
-	}
+	res.StatusCodes = statusCodes(res.Responses, nonOK)
 	return res, nil
 }
 
