@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"restbench/internal/gen"
 )
 
 // A setting is one parsed key of a settings block (defaults, a scale, an
@@ -360,26 +362,16 @@ func (p *parser) probe(n *yaml.Node) (probeValue, error) {
 	return probeValue{Path: path, Every: d}, nil
 }
 
-// size reads a byte count: 5104, 256KB, 5MB (decimal units, as the published
-// texts write them) or 1MiB.
+// size reads a positive byte count in gen.ParseSize's units: 5104, 256KB,
+// 5MB (decimal, as the published texts write them) or 1MiB.
 func (p *parser) size(n *yaml.Node, key string) (int64, error) {
 	v, err := p.scalar(n, key)
 	if err != nil {
 		return 0, err
 	}
-	num, mult := v, 1.0
-	for _, u := range []struct {
-		suffix string
-		mult   float64
-	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"B", 1}} {
-		if s, ok := strings.CutSuffix(v, u.suffix); ok {
-			num, mult = strings.TrimSpace(s), u.mult
-			break
-		}
-	}
-	f, err := strconv.ParseFloat(num, 64)
-	if err != nil || f <= 0 {
+	b, err := gen.ParseSize(v)
+	if err != nil || b <= 0 {
 		return 0, p.errorf(n, key, "%q is not a size (use 5104, 256KB or 5MB)", v)
 	}
-	return int64(f * mult), nil
+	return b, nil
 }
