@@ -2,7 +2,7 @@ package report
 
 import (
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -159,13 +159,7 @@ func spreadOf(vs []float64) Spread {
 	if len(vs) == 0 {
 		return Spread{}
 	}
-	s := append([]float64(nil), vs...)
-	sort.Float64s(s)
-	med := s[len(s)/2]
-	if len(s)%2 == 0 {
-		med = (s[len(s)/2-1] + s[len(s)/2]) / 2
-	}
-	return Spread{Median: med, Min: s[0], Max: s[len(s)-1], N: len(s)}
+	return Spread{Median: result.Median(vs), Min: slices.Min(vs), Max: slices.Max(vs), N: len(vs)}
 }
 
 // RelSpread is (max-min)/median: 0.04 means the trials lie within 4%.

@@ -2,6 +2,7 @@ package result
 
 import (
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -51,6 +52,26 @@ func TestTrialFile(t *testing.T) {
 	} {
 		if got := TrialFile(c.id, c.n); got != c.want {
 			t.Errorf("TrialFile(%q, %d) = %q, want %q", c.id, c.n, got, c.want)
+		}
+	}
+}
+
+func TestMedian(t *testing.T) {
+	for _, c := range []struct {
+		v    []float64
+		want float64
+	}{
+		{nil, 0},
+		{[]float64{3}, 3},
+		{[]float64{3, 1, 2}, 2},
+		{[]float64{4, 1, 3, 2}, 2.5},
+	} {
+		in := append([]float64(nil), c.v...)
+		if got := Median(c.v); got != c.want {
+			t.Errorf("Median(%v) = %v, want %v", c.v, got, c.want)
+		}
+		if !slices.Equal(in, c.v) {
+			t.Errorf("Median reordered its input: %v", c.v)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package result
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -31,4 +32,19 @@ func TrialFile(runID string, n int) string {
 		return '_'
 	}, runID)
 	return fmt.Sprintf("%s.t%d.json", safe, n)
+}
+
+// Median is the middle of v (the mean of the two middle values for an even
+// count), without reordering v; 0 for none. Trials are summarised by their
+// median everywhere, so the runner and the report share this one.
+func Median(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := slices.Clone(v)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }

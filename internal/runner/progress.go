@@ -102,8 +102,8 @@ func (p *progress) runDone(run suite.Run, trials []*result.Trial) {
 	}
 	line := fmt.Sprintf("%-50s", run.ID)
 	if len(rps) > 0 {
-		m := median(rps)
-		line += fmt.Sprintf(" %10.0f req/s  p99 %8.2f ms", m, median(p99))
+		m := result.Median(rps)
+		line += fmt.Sprintf(" %10.0f req/s  p99 %8.2f ms", m, result.Median(p99))
 		if len(rps) > 1 && m > 0 {
 			line += fmt.Sprintf("  ±%.1f%%", 100*(slices.Max(rps)-slices.Min(rps))/2/m)
 		}

@@ -11,7 +11,6 @@ import (
 	"io"
 	"path"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -205,16 +204,7 @@ func (r *Runner) capacity(id string) (float64, error) {
 	if len(v) == 0 {
 		return 0, fmt.Errorf("it is a fraction of the capacity measured by %q, which has no successful trial (it failed, or --only left it out: include it)", id)
 	}
-	return median(v), nil
-}
-
-func median(v []float64) float64 {
-	s := slices.Clone(v)
-	sort.Float64s(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+	return result.Median(v), nil
 }
 
 // selectRuns keeps the runs whose id ("experiment/label") matches pattern:
