@@ -29,8 +29,8 @@ func Print(w io.Writer, r *result.Load) {
 	fmt.Fprintf(w, "%s: %d connections, %s, %s\n", what, s.Connections, ka, mode)
 	printStats(w, "", &r.Stats)
 	fmt.Fprintf(w, "  %d requests in %.2fs, %s read\n", r.Requests, r.DurationS, bytesText(r.BytesRead))
-	if r.Unsent > 0 {
-		fmt.Fprintf(w, "  %d scheduled requests never sent (connections stuck behind slow responses)\n", r.Unsent)
+	if r.Missed > 0 {
+		fmt.Fprintf(w, "  %d scheduled requests never sent (connections stuck behind slow responses)\n", r.Missed)
 	}
 	fmt.Fprintf(w, "Requests/sec: %10.2f\n", r.RPS)
 	if r.DurationS > 0 {

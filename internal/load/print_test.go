@@ -16,7 +16,7 @@ func TestPrint(t *testing.T) {
 			StatusCodes: map[string]int64{"200": 985, "500": 5},
 			Latency:     result.Latency{Mean: 1.5, P50: 0.8, P99: 12, Max: 1500},
 		},
-		DurationS: 10, Unsent: 3,
+		DurationS: 10, Missed: 3,
 		Targets: map[string]*result.Stats{"a": {Requests: 600}, "b": {Requests: 400}},
 		Probe:   &result.Stats{Requests: 2},
 		Settings: result.Settings{URL: "http://127.0.0.1:1/", Connections: 5, Rate: 100, KeepAlive: true,

@@ -294,7 +294,7 @@ func (r *runner) result(cfg *Config, stopAt, endedAt int64) (*result.Load, error
 		if r.interval > 0 && r.max == 0 { // with -n, the rest was never meant to be sent
 			for _, c := range l.conns {
 				if from := max(c.next, r.warmEnd); from < measuredEnd {
-					res.Unsent += (measuredEnd - from + r.interval - 1) / r.interval
+					res.Missed += (measuredEnd - from + r.interval - 1) / r.interval
 				}
 			}
 		}

@@ -7,6 +7,8 @@
 // the report is rebuilt from these files alone.
 package result
 
+import "time"
+
 // Errors counts failed requests by class. connect, timeout and read are
 // requests that got no complete response; status and body are responses that
 // failed validation (--expect, --expect-json).
@@ -77,6 +79,21 @@ type Stats struct {
 	// that several runs can be merged without loss.
 	Histogram string   `json:"histogram,omitempty"`
 	Timeline  []Second `json:"timeline,omitempty"`
+
+	// OKRPS is throughput: responses that passed validation (status and
+	// body) per second of the measured window. RPS counts every response.
+	OKRPS float64 `json:"ok_rps"`
+	// Service is the uncorrected latency (wrk2 -U): from the moment a request
+	// was actually written, not from when it was due. In a closed loop the
+	// two are the same; in an open loop Latency minus Service is queueing.
+	Service          *Latency `json:"service_ms,omitempty"`
+	ServiceHistogram string   `json:"service_histogram,omitempty"`
+	// Unfinished counts requests still in flight when the window closed:
+	// neither completed nor timed out. Censored summarises their ages at
+	// that moment (each a lower bound of its latency: print as ">= X ms").
+	Unfinished        int64    `json:"unfinished"`
+	Censored          *Latency `json:"censored_ms,omitempty"`
+	CensoredHistogram string   `json:"censored_histogram,omitempty"`
 }
 
 // Settings is how a load was generated.
@@ -91,26 +108,68 @@ type Settings struct {
 	MaxRequests int64    `json:"max_requests,omitempty"`
 	WarmupS     float64  `json:"warmup_s,omitempty"`
 	Rate        float64  `json:"rate,omitempty"` // 0: closed loop
-	KeepAlive   bool     `json:"keepalive"`
-	Mix         string   `json:"mix,omitempty"`
-	Probe       string   `json:"probe,omitempty"`
-	Expect      int      `json:"expect,omitempty"`
-	ExpectJSON  bool     `json:"expect_json,omitempty"`
-	TimeoutS    float64  `json:"timeout_s,omitempty"`
-	CPUs        string   `json:"cpus,omitempty"`
+	// MaxConnections: open loop may open connections beyond Connections, up
+	// to this many, when every connection is busy (k6's remedy).
+	MaxConnections int     `json:"max_connections,omitempty"`
+	Shard          string  `json:"shard,omitempty"`    // "i/N": this generator's share of a distributed load
+	StartAt        string  `json:"start_at,omitempty"` // RFC 3339: the shared instant the window opened at
+	KeepAlive      bool    `json:"keepalive"`
+	Mix            string  `json:"mix,omitempty"`
+	Probe          string  `json:"probe,omitempty"`
+	Expect         int     `json:"expect,omitempty"`
+	ExpectJSON     bool    `json:"expect_json,omitempty"`
+	TimeoutS       float64 `json:"timeout_s,omitempty"`
+	CPUs           string  `json:"cpus,omitempty"`
 }
 
 // Load is the full outcome of one load: `restbench load --json` writes it,
 // the runner embeds it in each trial.
 type Load struct {
 	Stats
-	DurationS float64           `json:"duration_s"`
-	Unsent    int64             `json:"unsent,omitempty"` // open loop: scheduled but never sent before the end
-	Targets   map[string]*Stats `json:"targets,omitempty"`
-	Probe     *Stats            `json:"probe,omitempty"`
-	Warmup    *Stats            `json:"warmup,omitempty"`
+	DurationS float64 `json:"duration_s"`
+	// WindowStart is the wall-clock instant the measured window opened;
+	// merge uses it to check that several generators measured the same
+	// seconds.
+	WindowStart time.Time `json:"window_start,omitzero"`
+	// Open loop: the rate asked for, and requests that were due within the
+	// window but never sent (every connection was busy). Achieved rate is RPS.
+	TargetRPS float64 `json:"target_rps,omitempty"`
+	Missed    int64   `json:"missed,omitempty"`
+	// PerConnection is how evenly the connections were served.
+	PerConnection *PerConnection `json:"per_connection,omitempty"`
+	// Little is the closed loop's self-check: connections ~= rps x mean.
+	Little *Little `json:"little,omitempty"`
+	// Flags: FlagStalledConnections, FlagInconsistent, FlagBehindSchedule.
+	Flags   []string          `json:"flags,omitempty"`
+	Targets map[string]*Stats `json:"targets,omitempty"`
+	Probe   *Stats            `json:"probe,omitempty"`
+	Warmup  *Stats            `json:"warmup,omitempty"`
 	// ClientCPUS is the CPU time (user+system, seconds) the generator used
 	// during the measured part, where the engine can tell (0 otherwise).
 	ClientCPUS float64  `json:"client_cpu_s,omitempty"`
 	Settings   Settings `json:"settings"`
+}
+
+// Flags a load result can carry (a trial copies them into its own Flags).
+const (
+	FlagStalledConnections = "stalled-connections" // some connection completed nothing in the window
+	FlagInconsistent       = "inconsistent"        // Little's law is off by more than 10 %: an accounting bug or a stall
+	FlagBehindSchedule     = "behind-schedule"     // open loop: achieved < 95 % of the target rate
+)
+
+// PerConnection counts completions per connection within the window.
+type PerConnection struct {
+	Min     int64 `json:"min"`
+	Median  int64 `json:"median"`
+	Max     int64 `json:"max"`
+	Stalled int   `json:"stalled"` // connections that completed nothing in the window
+}
+
+// Little is a closed loop's Little's-law check: with C connections always
+// busy, C = throughput x mean time in the system. InFlight is RPS x the mean
+// latency of completed and censored requests together.
+type Little struct {
+	Connections int     `json:"connections"`
+	InFlight    float64 `json:"in_flight"`
+	Ratio       float64 `json:"ratio"` // InFlight / Connections; consistent within 0.9..1.1
 }

@@ -6,6 +6,13 @@ import "time"
 const (
 	StatusOK     = "ok"
 	StatusFailed = "failed"
+	// StatusNotRun: the trial was not attempted on this machine, and Error
+	// says why ("not run: wrk is not installed (apt-get install wrk)",
+	// "not run here: needs 6 cores"). It is neither a success nor a failure.
+	StatusNotRun = "not-run"
+	// StatusNotSupported: the implementation cannot run this way (PM2 on
+	// Bun, say); Error says so.
+	StatusNotSupported = "not-supported"
 )
 
 // Flags a trial can carry; the report shows every one of them.
@@ -24,6 +31,10 @@ type Trial struct {
 	Impl       string            `json:"impl"`
 	Params     map[string]string `json:"params,omitempty"` // the matrix values of this run
 	Trial      int               `json:"trial"`            // 1-based
+	// Round is the interleaved round the trial was measured in (1-based):
+	// trial k of every run of an experiment is measured in round k, so
+	// ratios between runs pair trials of the same round.
+	Round      int               `json:"round,omitempty"`
 	Started    time.Time         `json:"started"`
 	Finished   time.Time         `json:"finished"`
 	Status     string            `json:"status"`
@@ -31,7 +42,9 @@ type Trial struct {
 	StderrTail string            `json:"stderr_tail,omitempty"`
 	Flags      []string          `json:"flags,omitempty"`
 	Placement  Placement         `json:"placement"`
-	Env        map[string]string `json:"env,omitempty"` // what the server was started with (THREADS, GOMAXPROCS, CLUSTER)
+	Env        map[string]string `json:"env,omitempty"`     // what the server was started with (THREADS, GOMAXPROCS, CLUSTER)
+	Server     *Server           `json:"server,omitempty"`  // what the server said in its readiness line
+	Runtime    *Runtime          `json:"runtime,omitempty"` // the runtime it ran on
 	Load       *Load             `json:"load,omitempty"`
 	Monitor    *Monitor          `json:"monitor,omitempty"`
 }
@@ -66,4 +79,21 @@ type Sample struct {
 	Procs     int       `json:"procs"`      // processes in the server's tree
 	ClientCPU float64   `json:"client_cpu"` // percent of one core
 	Cores     []float64 `json:"cores"`      // system busy percent per core
+}
+
+// Server is what a server under test reported when it became ready.
+type Server struct {
+	PID        int    `json:"pid"`
+	Port       int    `json:"port"`
+	Threads    int    `json:"threads"`              // THREADS as the server resolved it
+	GOMAXPROCS int    `json:"gomaxprocs,omitempty"` // Go: the effective runtime.GOMAXPROCS(0)
+	Workers    int    `json:"workers,omitempty"`    // Node cluster or PM2 worker processes
+	Line       string `json:"line,omitempty"`       // the readiness line as printed
+}
+
+// Runtime is the pinned runtime a server ran on.
+type Runtime struct {
+	Name    string `json:"name"`           // node@24, bun, deno, go@1.26
+	Version string `json:"version"`        // as the runtime printed it (v24.21.0)
+	Path    string `json:"path,omitempty"` // the binary
 }
