@@ -2,6 +2,7 @@ package suite
 
 import (
 	"reflect"
+	"restbench/internal/request"
 	"strings"
 	"testing"
 	"time"
@@ -109,7 +110,7 @@ func TestExpansion(t *testing.T) {
 
 		m := run(t, s, "mix/a").Load.Mix
 		if len(m) != 2 || m[0].Method != "GET" || m[0].Body != nil || m[1].Method != "POST" || string(m[1].Body) != `{"a":1}` ||
-			m[0].Weight != 3 || !hasHeader(m[1].Headers, "Content-Type") {
+			m[0].Weight != 3 || !request.HasHeader(m[1].Headers, "Content-Type") {
 			t.Errorf("mix = %+v", m)
 		}
 

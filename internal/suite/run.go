@@ -3,7 +3,11 @@
 // the runner measures.
 package suite
 
-import "restbench/internal/load"
+import (
+	"time"
+
+	"restbench/internal/load"
+)
 
 // Run is one cell of an experiment's matrix after expansion: one
 // implementation with one set of parameters, measured Trials times. The
@@ -16,8 +20,14 @@ type Run struct {
 	Params     map[string]string // the matrix values of this cell, for tables
 	Env        map[string]string // server environment: THREADS, GOMAXPROCS, CLUSTER
 
+	// Runtime is what runs the server: node@20 .. node@26, bun or deno for a
+	// Node implementation, go@1.22 .. go@1.26 for a Go one (Runtimes); "" is
+	// the implementation's default.
+	Runtime string
+
 	Quota      float64 // CPU quota in CPUs (docker --cpus); 0: none
 	Pinned     bool    // server and generator on disjoint CPU sets (the default)
+	Hosts      bool    // placement: hosts: server and generator on separate hosts (scale-out); Pinned is false
 	ServerCPUs string  // explicit CPU list for the server; "" lets the runner choose
 	ClientCPUs string  // explicit CPU list for the generator; "" lets the runner choose
 
@@ -32,6 +42,12 @@ type Run struct {
 	RateOf       string
 	RateFraction float64
 
-	Trials    int
+	Trials int
+	// MaxTrials is the most trials adaptive rounds may take (>= Trials; equal
+	// to it when the suite does not set max_trials). TimeCap bounds the time
+	// of the run's trials; 0: no cap.
+	MaxTrials int
+	TimeCap   time.Duration
+
 	Published map[string]float64 // published figures for this cell (see result.RunInfo)
 }

@@ -3,6 +3,7 @@ package suite
 import (
 	"os"
 	"path/filepath"
+	"restbench/internal/request"
 	"runtime"
 	"strconv"
 	"strings"
@@ -163,7 +164,7 @@ func checkCommon(t *testing.T, s *Suite, maxDuration float64) {
 		if r.Trials < 1 || r.Load.Connections < 1 || !strings.HasPrefix(r.Load.URL, "/") {
 			t.Errorf("run %q: trials %d connections %d url %q", r.ID, r.Trials, r.Load.Connections, r.Load.URL)
 		}
-		if r.Load.Body != nil && !hasHeader(r.Load.Headers, "Content-Type") {
+		if r.Load.Body != nil && !request.HasHeader(r.Load.Headers, "Content-Type") {
 			t.Errorf("run %q: a body without Content-Type", r.ID)
 		}
 		longest = max(longest, r.Load.Duration.Seconds())
