@@ -52,7 +52,7 @@ func cmdRun(ctx context.Context, args []string) error {
 	// the first one to finish.
 	var suites []*suite.Suite
 	for _, f := range files {
-		s, err := suite.Load(f, suite.Options{Scale: *scale, Impls: m.IDs()})
+		s, err := suite.Load(f, suite.Options{Scale: *scale, Impls: m.IDs(), Languages: m.Languages()})
 		if err != nil {
 			return err
 		}

@@ -72,6 +72,15 @@ func (m *Manifest) IDs() []string {
 	return ids
 }
 
+// Languages maps every implementation id to its language (go, node).
+func (m *Manifest) Languages() map[string]string {
+	out := make(map[string]string, len(m.Impls))
+	for _, im := range m.Impls {
+		out[im.ID] = im.Language
+	}
+	return out
+}
+
 // Get returns the implementation with this id, or an error that lists the
 // known ones.
 func (m *Manifest) Get(id string) (Impl, error) {

@@ -54,11 +54,13 @@ type RunInfo struct {
 
 // Conclusion is one published claim the report checks: the ratio
 // Metric(Run A) / Metric(Run B), published and measured, and whether it still
-// points the same way.
+// points the same way. A suite file's conclusions: decode straight into it by
+// the yaml tags, so a field added here is a key of the suite file; give a
+// field the suite must not set `yaml:"-"`.
 type Conclusion struct {
-	Text      string  `json:"text"`   // "single-thread JSON echo: Node faster than Go"
-	Metric    string  `json:"metric"` // a key of RunInfo.Published, e.g. rps
-	A         string  `json:"a"`      // run id
-	B         string  `json:"b"`      // run id
-	Published float64 `json:"published"`
+	Text      string  `json:"text" yaml:"text"`     // "single-thread JSON echo: Node faster than Go"
+	Metric    string  `json:"metric" yaml:"metric"` // a key of RunInfo.Published, e.g. rps
+	A         string  `json:"a" yaml:"a"`           // run id
+	B         string  `json:"b" yaml:"b"`           // run id
+	Published float64 `json:"published" yaml:"published"`
 }

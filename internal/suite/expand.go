@@ -222,7 +222,9 @@ func labelRuns(runs []Run, matrix []axis) {
 		}
 		parts := []string{r.Impl}
 		for _, k := range sortedKeys(r.Params) {
-			if isAxis[k] && varying[r.Impl][k] {
+			// A runtime axis is always named: "go-nethttp go@1.26" beside
+			// "node-http node@22", even where a language has one runtime.
+			if isAxis[k] && (varying[r.Impl][k] || k == "runtime") {
 				parts = append(parts, paramLabel(k, r.Params[k]))
 			}
 		}

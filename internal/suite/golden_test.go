@@ -36,7 +36,7 @@ func TestSuitesGolden(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			snap := map[string]any{}
 			for _, scale := range Scales {
-				s, err := Load(f, Options{Scale: scale, Impls: m.IDs()})
+				s, err := Load(f, Options{Scale: scale, Impls: m.IDs(), Languages: m.Languages()})
 				if err != nil {
 					t.Fatal(err)
 				}

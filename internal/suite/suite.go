@@ -67,7 +67,7 @@ func readSuite(path, scale string, opt Options) (*Suite, error) {
 		}
 		return nil, err
 	}
-	if err := f.check(opt.Impls); err != nil {
+	if err := f.check(opt.Impls, opt.Languages); err != nil {
 		return nil, err
 	}
 	var chosen []Run
@@ -97,8 +97,10 @@ func readSuite(path, scale string, opt Options) (*Suite, error) {
 }
 
 // check refuses an implementation id the manifest does not know (known
-// empty: not checked) and cells that could select nothing.
-func (f *file) check(known []string) error {
+// empty: not checked), cells that could select nothing, and a runtime axis
+// value that no implementation of the experiment runs on (langs nil: not
+// checked).
+func (f *file) check(known []string, langs map[string]string) error {
 	for _, e := range f.Experiments.Items {
 		for _, id := range e.Impls.IDs {
 			if len(known) > 0 && !contains(known, id.V) {
@@ -107,6 +109,30 @@ func (f *file) check(known []string) error {
 		}
 		if err := e.checkCells(); err != nil {
 			return err
+		}
+		if err := e.checkRuntimes(langs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkRuntimes makes sure every value of a runtime axis runs at least one
+// of the experiment's implementations: the others leave it out of their
+// runs, so a value that fits none would silently measure nothing.
+func (e *experiment) checkRuntimes(langs map[string]string) error {
+	ax := e.axis("runtime")
+	if ax == nil || langs == nil {
+		return nil
+	}
+	for _, v := range ax.Values {
+		fits := false
+		for _, id := range e.Impls.ids() {
+			ok, known := fitsLanguage(v.Text, langs[id])
+			fits = fits || ok || !known
+		}
+		if !fits {
+			return yamlfile.Errorf(v.Set.Runtime.Node, "runtime", "%s runs none of this experiment's implementations (%s)", v.Text, strings.Join(e.Impls.ids(), ", "))
 		}
 	}
 	return nil

@@ -126,7 +126,7 @@ func TestRealSuites(t *testing.T) {
 		for _, scale := range Scales {
 			t.Run(c.file+"/"+scale, func(t *testing.T) {
 				path := filepath.Join("../../suites", c.file+".yaml")
-				s, err := Load(path, Options{Scale: scale, Impls: m.IDs()})
+				s, err := Load(path, Options{Scale: scale, Impls: m.IDs(), Languages: m.Languages()})
 				if err != nil {
 					t.Fatal(err)
 				}
