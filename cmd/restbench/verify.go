@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"restbench/internal/contract"
-	"restbench/internal/gen"
 	"restbench/internal/impl"
+	"restbench/internal/payload"
 )
 
 // cmdVerify checks implementations against the server contract and prints a
@@ -33,11 +33,11 @@ func cmdVerify(ctx context.Context, args []string) error {
 	} else if err != nil {
 		return err
 	}
-	size, err := gen.ParseSize(*filterSize)
+	size, err := payload.ParseSize(*filterSize)
 	if err != nil {
 		return usageError("verify: --filter-size: %v", err)
 	}
-	limit, err := gen.ParseSize(*maxRSS)
+	limit, err := payload.ParseSize(*maxRSS)
 	if err != nil {
 		return usageError("verify: --max-rss: %v", err)
 	}

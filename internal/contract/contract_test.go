@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"restbench/internal/gen"
 	"restbench/internal/impl"
+	"restbench/internal/payload"
 )
 
 // root is the repository root, for fixtures/ and the manifest.
@@ -181,12 +181,12 @@ func serialDelay() http.HandlerFunc {
 // filterHandler filters the whole body (small bodies only) with keep.
 func filterHandler(keep func(v, min float64) bool) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		var all []gen.Record
+		var all []payload.Record
 		if err := json.NewDecoder(r.Body).Decode(&all); err != nil {
 			writeJSON(w, 400, map[string]string{"error": err.Error()})
 			return
 		}
-		out := []gen.Record{}
+		out := []payload.Record{}
 		for _, rec := range all {
 			if keep(rec.Version, 5) {
 				out = append(out, rec)

@@ -8,7 +8,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"restbench/internal/gen"
+	"restbench/internal/payload"
 	"restbench/internal/yamlfile"
 )
 
@@ -130,7 +130,7 @@ func (c *Bodies) Get(b *Body) ([]byte, error) {
 	} else {
 		var buf bytes.Buffer
 		buf.Grow(int(b.Size) + 4096)
-		if err := gen.Filter(&buf, b.Size, b.Seed); err != nil {
+		if err := payload.Filter(&buf, b.Size, b.Seed); err != nil {
 			return nil, yamlfile.Errorf(b.Node, "body", "generate %s of %d bytes: %v", b.Generate, b.Size, err)
 		}
 		data = buf.Bytes()

@@ -9,7 +9,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"restbench/internal/gen"
+	"restbench/internal/payload"
 	"restbench/internal/yamlfile"
 )
 
@@ -100,7 +100,7 @@ func HasHeader(headers []string, name string) bool {
 	return false
 }
 
-// Size is a positive byte count in gen.ParseSize's units: 5104, 256KB, 5MB
+// Size is a positive byte count in payload.ParseSize's units: 5104, 256KB, 5MB
 // (decimal, as the published texts write them) or 1MiB.
 type Size struct {
 	yamlfile.At
@@ -113,7 +113,7 @@ func (s *Size) UnmarshalYAML(n *yaml.Node) error {
 	if err != nil {
 		return err
 	}
-	if s.V, err = gen.ParseSize(v); err != nil || s.V <= 0 {
+	if s.V, err = payload.ParseSize(v); err != nil || s.V <= 0 {
 		return yamlfile.Errorf(n, "", "%q is not a size (use 5104, 256KB or 5MB)", v)
 	}
 	return nil
@@ -125,7 +125,7 @@ type Body struct {
 	yamlfile.At
 	Literal  []byte
 	File     string
-	Generate string // "filter": gen.Filter's JSON array
+	Generate string // "filter": payload.Filter's JSON array
 	Size     int64
 	Seed     int64
 }
