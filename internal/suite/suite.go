@@ -55,6 +55,7 @@ func Load(path string, opt Options) (*Suite, error) {
 	return s, yamlfile.InFile(err, path)
 }
 
+// readSuite decodes the file, checks it against the manifest and expands it.
 func readSuite(path, scale string, opt Options) (*Suite, error) {
 	var f file
 	if err := yamlfile.Read(path, &f); err != nil {
