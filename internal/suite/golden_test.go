@@ -96,7 +96,7 @@ func snapshotRuns(runs []Run) []goldenRun {
 	for i, r := range runs {
 		env := map[string]string{}
 		for k, v := range r.Env {
-			if k == "GOMAXPROCS" && v == strconv.Itoa(runtime.NumCPU()) {
+			if k == "GOMAXPROCS" && r.Params["gomaxprocs"] == "cores" && v == strconv.Itoa(runtime.NumCPU()) {
 				v = "NumCPU"
 			}
 			env[k] = v
