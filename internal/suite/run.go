@@ -3,7 +3,11 @@
 // the runner measures.
 package suite
 
-import "restbench/internal/load"
+import (
+	"time"
+
+	"restbench/internal/load"
+)
 
 // Run is one cell of an experiment's matrix after expansion: one
 // implementation with one set of parameters, measured Trials times. The
@@ -32,6 +36,13 @@ type Run struct {
 	RateOf       string
 	RateFraction float64
 
+	// Trials is how many interleaved rounds measure this run at least;
+	// MaxTrials how many a stop rule (runner.Options.Enough) may add rounds
+	// up to (0: Trials); TimeCap stops adding rounds to the run's experiment
+	// once the experiment has run that long (0: no cap). The runner reads the
+	// experiment's cap and maximum from its runs (the largest of each).
 	Trials    int
+	MaxTrials int
+	TimeCap   time.Duration
 	Published map[string]float64 // published figures for this cell (see result.RunInfo)
 }
