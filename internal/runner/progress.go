@@ -74,7 +74,8 @@ func (p *progress) trialDone(id string, n int, t *result.Trial, skipped bool) {
 		return
 	}
 	state := t.Status
-	if t.Status == result.StatusNotRun || t.Status == result.StatusNotSupported {
+	notRun := t.Status == result.StatusNotRun || t.Status == result.StatusNotSupported
+	if notRun {
 		state = t.Error
 	}
 	if skipped {
@@ -83,7 +84,7 @@ func (p *progress) trialDone(id string, n int, t *result.Trial, skipped bool) {
 		state = fmt.Sprintf("%.0f req/s", t.Load.RPS)
 	}
 	eta := ""
-	if elapsed := time.Since(p.start); p.done < p.total && !skipped {
+	if elapsed := time.Since(p.start); p.done < p.total && !skipped && !notRun {
 		eta = fmt.Sprintf(", about %s left", (elapsed / time.Duration(p.done) * time.Duration(p.total-p.done)).Round(time.Second))
 	}
 	fmt.Fprintf(p.w, "[%d/%d] %s trial %d: %s%s\n", p.done, p.total, id, n, state, eta)
