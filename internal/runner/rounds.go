@@ -144,7 +144,6 @@ func (r *Runner) measureTrial(ctx context.Context, run suite.Run, k int, out *Ou
 	if err != nil {
 		return nil, err
 	}
-	t.Round = k
 	if err := result.WriteJSON(r.folder.trialPath(run.ID, k), t); err != nil {
 		return nil, fmt.Errorf("write trial: %w", err)
 	}
