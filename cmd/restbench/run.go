@@ -11,8 +11,8 @@ import (
 
 	"golang.org/x/term"
 
-	"restbench/internal/impl"
 	"restbench/internal/runner"
+	"restbench/internal/server"
 	"restbench/internal/suite"
 )
 
@@ -59,7 +59,7 @@ func cmdRun(ctx context.Context, args []string) error {
 		suites = append(suites, s)
 	}
 	// Whatever happens below, no server outlives restbench.
-	defer impl.StopAll(3 * time.Second)
+	defer server.StopAll(3 * time.Second)
 	bar := term.IsTerminal(int(os.Stderr.Fd()))
 	var dirs []string
 	failed := 0
@@ -73,11 +73,16 @@ func cmdRun(ctx context.Context, args []string) error {
 		if o != nil {
 			dirs = append(dirs, o.Dir)
 			failed += o.Failed
-			fmt.Fprintf(os.Stderr, "%s: %d trials ok, %d failed, %d done before; results in %s\n", s.Name, o.OK, o.Failed, o.Skipped, o.Dir)
+			notRun := ""
+			if o.NotRun > 0 {
+				// Not run is no failure: this machine lacks a tool or cores.
+				notRun = fmt.Sprintf(", %d not run here", o.NotRun)
+			}
+			fmt.Fprintf(os.Stderr, "%s: %d trials ok, %d failed%s, %d done before; results in %s\n", s.Name, o.OK, o.Failed, notRun, o.Skipped, o.Dir)
 		}
 		if err != nil {
 			if ctx.Err() != nil {
-				impl.StopAll(3 * time.Second)
+				server.StopAll(3 * time.Second)
 				return ctx.Err()
 			}
 			return err

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"restbench/internal/payload"
+	"restbench/internal/server"
 )
 
 // The /filter checks: correctness record by record on small generated
@@ -124,7 +125,7 @@ func checkFilterMemory(ctx context.Context, t *Target) (string, error) {
 	}
 	const seed = 42
 	want := expectedCount(size, seed, 5)
-	base := groupRSS(t.Pid)
+	base := server.RSS(t.Pid)
 
 	// Sample every 20 ms until the response is read.
 	var peak int64
@@ -134,7 +135,7 @@ func checkFilterMemory(ctx context.Context, t *Target) (string, error) {
 		tick := time.NewTicker(20 * time.Millisecond)
 		defer tick.Stop()
 		for {
-			peak = max(peak, groupRSS(t.Pid))
+			peak = max(peak, server.RSS(t.Pid))
 			select {
 			case <-stop:
 				return

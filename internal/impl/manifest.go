@@ -1,6 +1,6 @@
 // Package impl knows the implementations of the server contract: the
-// manifest that lists them (servers/implementations.yaml), how to build them,
-// and how to start, probe and stop one as a process group.
+// manifest that lists them (servers/implementations.yaml) and how to build
+// them. Package server starts, watches and stops them.
 package impl
 
 import (

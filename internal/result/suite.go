@@ -29,6 +29,13 @@ type Suite struct {
 	Experiments []Experiment `json:"experiments"`
 }
 
+// Why an experiment stopped adding rounds (Experiment.Stopped).
+const (
+	StoppedRounds  = "rounds"
+	StoppedDecided = "decided"
+	StoppedTimeCap = "time cap"
+)
+
 // Experiment is one table of the published write-up.
 type Experiment struct {
 	Name        string       `json:"name"`
@@ -36,6 +43,14 @@ type Experiment struct {
 	Description string       `json:"description,omitempty"`
 	Runs        []RunInfo    `json:"runs"`
 	Conclusions []Conclusion `json:"conclusions,omitempty"`
+	// Stopped says why the runner measured no more rounds of this
+	// experiment: "rounds" (the suite's trial count, or the most a stop rule
+	// may take), "decided" (a stop rule found the figures settled; StoppedWhy
+	// says how) or "time cap" (the experiment's time cap ran out). Empty
+	// until the experiment has finished.
+	Stopped    string `json:"stopped,omitempty"`
+	StoppedWhy string `json:"stopped_why,omitempty"`
+	Rounds     int    `json:"rounds,omitempty"` // interleaved rounds measured
 }
 
 // RunInfo is one cell of an experiment's matrix: one implementation with one

@@ -42,12 +42,13 @@ type Run struct {
 	RateOf       string
 	RateFraction float64
 
-	Trials int
-	// MaxTrials is the most trials adaptive rounds may take (>= Trials; equal
-	// to it when the suite does not set max_trials). TimeCap bounds the time
-	// of the run's trials; 0: no cap.
+	// Trials is how many interleaved rounds measure this run at least;
+	// MaxTrials how many a stop rule (runner.Options.Enough) may add rounds
+	// up to (0: Trials); TimeCap stops adding rounds to the run's experiment
+	// once the experiment has run that long (0: no cap). The runner reads the
+	// experiment's cap and maximum from its runs (the largest of each).
+	Trials    int
 	MaxTrials int
 	TimeCap   time.Duration
-
 	Published map[string]float64 // published figures for this cell (see result.RunInfo)
 }
