@@ -18,10 +18,10 @@ type conn struct {
 	id, index int
 	fd        int
 	state     int
-	reused    bool // the socket has carried a complete response
-	retried   bool // the request in flight was re-sent on a fresh socket
-	pollOut   bool // registered for EPOLLOUT
-	target    int  // index of the request in flight
+	reused    bool  // the socket has carried a complete response
+	retried   bool  // the request in flight was re-sent on a fresh socket
+	pollOut   bool  // registered for EPOLLOUT
+	target    int   // index of the request in flight
 	busy      bool  // it had a request in flight during the window
 	completed int64 // requests it completed within the window
 	out       []byte

@@ -35,7 +35,7 @@ type loop struct {
 	// free connection (its latency runs from its due time all the same).
 	phase, period float64
 	arrival       int64
-	sentBefore    int64 // arrivals sent before the window opened
+	sentBefore    int64   // arrivals sent before the window opened
 	sent          int64   // arrivals sent within the window
 	missed        *stream // arrivals due before the window closed and never sent
 

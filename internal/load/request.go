@@ -49,13 +49,13 @@ func resolve(rawURL string, allowRemote bool) (endpoint, error) {
 // target is one kind of request, serialised once: every send writes the
 // same bytes.
 type target struct {
-	name  string
-	raw   []byte
-	head  bool    // HEAD: the response has no body
+	name string
+	raw  []byte
+	head bool // HEAD: the response has no body
 	// idempotent methods may be sent again when a stale keep-alive socket
 	// fails before any response byte (conn.fail).
 	idempotent bool
-	cumul float64 // cumulative weight, for picking a target of a mix
+	cumul      float64 // cumulative weight, for picking a target of a mix
 }
 
 // buildTargets serialises the requests of cfg: the mix, or the single
