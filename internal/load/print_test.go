@@ -22,8 +22,8 @@ func TestPrint(t *testing.T) {
 		PerConnection: &result.PerConnection{Min: 0, Median: 200, Max: 210, Stalled: 1},
 		Little:        &result.Little{Connections: 5, InFlight: 4.9, Ratio: 0.98},
 		Flags:         []string{result.FlagStalledConnections},
-		Targets: map[string]*result.Stats{"a": {Requests: 600}, "b": {Requests: 400}},
-		Probe:   &result.Stats{Requests: 2},
+		Targets:       map[string]*result.Stats{"a": {Requests: 600}, "b": {Requests: 400}},
+		Probe:         &result.Stats{Requests: 2},
 		Settings: result.Settings{URL: "http://127.0.0.1:1/", Connections: 5, Rate: 100, KeepAlive: true,
 			Mix: "mix.yaml", Probe: "/status@5s"},
 	}

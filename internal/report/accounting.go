@@ -46,8 +46,12 @@ func accountingRows(e *ExperimentReport) [][]string {
 		target := get(open(func(l *result.Load) float64 { return l.TargetRPS }))
 		achieved := get(open(func(l *result.Load) float64 { return l.RPS / l.TargetRPS }))
 		missed := get(open(func(l *result.Load) float64 { return float64(l.Missed) }))
-		service := get(func(l *result.Load) (float64, bool) { return field(l.Service, func(s *result.Latency) float64 { return s.Mean }) })
-		serviceP99 := get(func(l *result.Load) (float64, bool) { return field(l.Service, func(s *result.Latency) float64 { return s.P99 }) })
+		service := get(func(l *result.Load) (float64, bool) {
+			return field(l.Service, func(s *result.Latency) float64 { return s.Mean })
+		})
+		serviceP99 := get(func(l *result.Load) (float64, bool) {
+			return field(l.Service, func(s *result.Latency) float64 { return s.P99 })
+		})
 		unfinished := get(func(l *result.Load) (float64, bool) { return float64(l.Unfinished), true })
 		oldest := get(func(l *result.Load) (float64, bool) {
 			if l.Unfinished == 0 {
@@ -66,7 +70,9 @@ func accountingRows(e *ExperimentReport) [][]string {
 		stalled := per(func(p *result.PerConnection) int64 { return int64(p.Stalled) })
 		conns := fmt.Sprintf("%s / %s / %s", med(per(func(p *result.PerConnection) int64 { return p.Min })),
 			med(per(func(p *result.PerConnection) int64 { return p.Median })), med(per(func(p *result.PerConnection) int64 { return p.Max })))
-		little := get(func(l *result.Load) (float64, bool) { return field(l.Little, func(l *result.Little) float64 { return l.InFlight }) })
+		little := get(func(l *result.Load) (float64, bool) {
+			return field(l.Little, func(l *result.Little) float64 { return l.InFlight })
+		})
 		littleCell := "—"
 		if little.N > 0 {
 			littleCell = med(little) + " / " + fmt.Sprint(r.OK[0].trial.Load.Settings.Connections)
