@@ -60,7 +60,11 @@ func (g *generator) account(res *result.Load) {
 	// all the time: a time-bounded one. A -n load ends with connections
 	// going idle one by one, and the law says nothing about that tail.
 	if g.rate == 0 && g.end != math.MaxInt64 && res.DurationS > 0 {
-		res.Little = little(g.conns, &res.Stats, res.DurationS)
+		var sum int64
+		for _, l := range g.loops {
+			sum += l.inWindow
+		}
+		res.Little = little(g.conns, sum, res.DurationS)
 		if math.Abs(res.Little.Ratio-1) > 0.10 {
 			res.Flags = append(res.Flags, result.FlagInconsistent)
 		}
@@ -78,21 +82,19 @@ func windowClosed(g *generator) bool {
 	return false
 }
 
-// little computes L = lambda x W over the window: lambda is every request
-// that finished (responses and errors) per second, W the mean time in the
-// system of the responses and of the unfinished requests (their ages at the
-// close, lower bounds). Errors carry no latency, so a load with many
-// errors reads low and is flagged: the check is meant to fail loudly.
-func little(conns int, st *result.Stats, seconds float64) *result.Little {
-	n := float64(st.Responses)
-	sum := st.Latency.Mean * n
-	if st.Censored != nil {
-		n += float64(st.Unfinished)
-		sum += st.Censored.Mean * float64(st.Unfinished)
-	}
+// little checks L = lambda x W over the window. lambda counts every
+// request that spent time in the window (completed, failed, unfinished) per
+// second; W is their mean time in flight within the window, so that a
+// request sent in the warm-up or still running at the close counts the part
+// of its latency the window saw, and no more. Their product, the summed
+// time in flight over the window's length, is the mean number of requests
+// in flight: a closed loop keeps every connection busy, so it must come to
+// the connection count. A request the books lost, or a connection idle for
+// a reason nobody reported, makes it fall short.
+func little(conns int, inWindowNS int64, seconds float64) *result.Little {
 	l := &result.Little{Connections: conns}
-	if n > 0 && seconds > 0 {
-		l.InFlight = float64(st.Requests-st.Unfinished) / seconds * (sum / n) / 1000
+	if seconds > 0 {
+		l.InFlight = float64(inWindowNS) / 1e9 / seconds
 		l.Ratio = l.InFlight / float64(conns)
 	}
 	return l

@@ -2,6 +2,7 @@ package load
 
 import (
 	"io"
+	"net"
 	"net/http"
 	"slices"
 	"sync/atomic"
@@ -129,5 +130,17 @@ func TestMaxConnectionsErrors(t *testing.T) {
 		if _, err := Run(t.Context(), cfg); err == nil {
 			t.Errorf("Run(%+v) accepted --max-connections %d", cfg, cfg.MaxConnections)
 		}
+	}
+}
+
+// TestLittleFlagsIdleConnections: connections that spend the window backing
+// off from refused connects are not in flight, and the check says so.
+func TestLittleFlagsIdleConnections(t *testing.T) {
+	closed, _ := net.Listen("tcp", "127.0.0.1:0")
+	url := "http://" + closed.Addr().String() + "/"
+	closed.Close()
+	res := run(t, Config{URL: url, Connections: 2, Duration: 300 * time.Millisecond, KeepAlive: true})
+	if res.Little == nil || res.Little.Ratio > 0.5 || !slices.Contains(res.Flags, result.FlagInconsistent) {
+		t.Errorf("Little %+v, flags %v: refused connects leave the connections idle; want a low ratio, flagged", res.Little, res.Flags)
 	}
 }

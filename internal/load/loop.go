@@ -39,6 +39,11 @@ type loop struct {
 	sent          int64   // arrivals sent within the window
 	missed        *stream // arrivals due before the window closed and never sent
 
+	// inWindow sums the time requests spent in flight within the window
+	// (ns), completed, failed and unfinished alike: divided by the window's
+	// length it is the mean number in flight, which Little's law checks.
+	inWindow int64
+
 	sec        int        // second of the timeline being accumulated
 	secAgg     *secondAgg // what completed in that second, this loop only
 	measuring  bool
@@ -269,6 +274,7 @@ func (l *loop) finish(c *conn, class int, now int64) {
 		// batch): at the close it was still in flight.
 		c.busy = true
 		l.streamsAt(now)[c.target].censor(g.end - c.intended)
+		l.inWindow += g.end - max(c.intended, g.warmEnd)
 		return
 	}
 	if class == okResponse {
@@ -285,6 +291,7 @@ func (l *loop) finish(c *conn, class int, now int64) {
 	if now >= g.warmEnd {
 		c.busy = true
 		c.completed++
+		l.inWindow += now - max(c.intended, g.warmEnd)
 		l.tick(class, latency, now)
 	}
 	c.next = now
@@ -367,6 +374,7 @@ func (l *loop) closeWindow(at int64) {
 			l.inflight--
 			if at >= l.g.warmEnd {
 				c.busy = true
+				l.inWindow += at - max(c.intended, l.g.warmEnd)
 			}
 			streams[c.target].censor(at - c.intended)
 		}

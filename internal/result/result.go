@@ -174,8 +174,10 @@ type PerConnection struct {
 }
 
 // Little is a closed loop's Little's-law check: with C connections always
-// busy, C = throughput x mean time in the system. InFlight is RPS x the mean
-// latency of completed and censored requests together.
+// busy, C = throughput x mean time in the system. InFlight is the requests
+// that spent time in the window (completed, failed and unfinished) per
+// second x their mean time in flight within the window: the mean number in
+// flight. See docs/results.md.
 type Little struct {
 	Connections int     `json:"connections"`
 	InFlight    float64 `json:"in_flight"`
