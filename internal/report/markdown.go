@@ -104,6 +104,7 @@ func writeExperiment(b *strings.Builder, e *ExperimentReport, charts chartSet) {
 		fmt.Fprintf(b, "\n")
 	}
 	writeMeasured(b, e)
+	writeAccounting(b, e)
 	writePublished(b, e)
 	writeTargets(b, e)
 	writeFailures(b, e)

@@ -144,6 +144,11 @@ func (r *Runner) trial(ctx context.Context, run suite.Run, n int) (*result.Trial
 	if monitor.ClientBound(t.Monitor) {
 		t.Flags = appendFlag(t.Flags, result.FlagClientBound)
 	}
+	// The load's own flags (stalled-connections, inconsistent,
+	// behind-schedule) travel with the trial, so the report shows them.
+	for _, f := range res.Flags {
+		t.Flags = appendFlag(t.Flags, f)
+	}
 	t.Status = result.StatusOK
 	t.Finished = time.Now().UTC()
 	return t, nil
