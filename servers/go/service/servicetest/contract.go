@@ -39,6 +39,7 @@ func Check(t *testing.T, baseURL string) {
 		Transport: &http.Transport{DisableCompression: true},
 	}
 	t.Run("filter malformed after streaming", func(t *testing.T) { checkFilterAbort(t, client, baseURL) })
+	t.Run("echo wrong type", func(t *testing.T) { checkTypedEcho(t, client, baseURL) })
 	for _, c := range all {
 		t.Run(c.Name, func(t *testing.T) {
 			req, err := c.NewRequest(context.Background(), baseURL)
@@ -58,6 +59,20 @@ func Check(t *testing.T, baseURL string) {
 				t.Errorf("%s: %v", &c, err)
 			}
 		})
+	}
+}
+
+// checkTypedEcho: beyond the contract (Node's /echo is JSON.parse), the Go
+// servers decode /echo into the fixture's structs, so a body of the wrong
+// shape is a 400.
+func checkTypedEcho(t *testing.T, client *http.Client, baseURL string) {
+	resp, err := client.Post(baseURL+"/echo", "application/json", strings.NewReader(`{"colors":"red"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest {
+		t.Errorf(`POST /echo {"colors":"red"}: status %d, want 400 (a typed decode refuses a string for an array)`, resp.StatusCode)
 	}
 }
 
