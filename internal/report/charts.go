@@ -96,7 +96,7 @@ func plotChart(c ChartSpec) (*plot.Plot, []plotted) {
 	for _, d := range drawn {
 		p.Add(d.plotters...)
 	}
-	if c.X.Scale != Linear {
+	if c.X.Scale != LinearScale {
 		p.X.Scale = plot.LogScale{}
 		p.X.Tick.Marker = specTicks(c.X.Ticks)
 	}

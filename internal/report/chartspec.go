@@ -20,12 +20,12 @@ import (
 type Scale int
 
 const (
-	Linear Scale = iota
-	Log
-	// Percentile is a log axis of x = 1/(1-p), the HdrHistogram way:
+	LinearScale Scale = iota
+	LogScale
+	// PercentileScale is a log axis of x = 1/(1-p), the HdrHistogram way:
 	// 90%, 99%, 99.9% are evenly spaced, so the tail is as visible as the
 	// median. Points on it carry x, not p; its ticks are labelled in percent.
-	Percentile
+	PercentileScale
 )
 
 // Axis is one axis of a chart.
@@ -154,7 +154,7 @@ func rpsBars(e *ExperimentReport, title string) ChartSpec {
 // of a run merged.
 func percentileCurves(e *ExperimentReport, title string) ChartSpec {
 	c := ChartSpec{Name: "percentiles", Title: title + ": latency by percentile",
-		X: Axis{Label: "percentile", Scale: Percentile, Ticks: percentileTicks()}, Y: Axis{Label: "latency (ms)"}}
+		X: Axis{Label: "percentile", Scale: PercentileScale, Ticks: percentileTicks()}, Y: Axis{Label: "latency (ms)"}}
 	for i, r := range e.Runs {
 		h := mergedHist(r)
 		if h == nil {
@@ -237,7 +237,7 @@ func versusParam(e *ExperimentReport, title, name, key, ylabel string) ChartSpec
 	}
 	if xs := paramValues(e); len(xs) > 1 && xs[0] > 0 && xs[len(xs)-1]/xs[0] >= 20 {
 		// A sweep over decades (10 to 1000 connections) reads best on a log axis.
-		c.X.Scale = Log
+		c.X.Scale = LogScale
 		for _, x := range xs {
 			c.X.Ticks = append(c.X.Ticks, Tick{x, strconv.FormatFloat(x, 'g', -1, 64)})
 		}

@@ -3,8 +3,10 @@ package report
 import (
 	"fmt"
 	"math"
+	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
@@ -136,7 +138,7 @@ func mustFloat(t *testing.T, s string) float64 {
 func TestLegendBesidePlot(t *testing.T) {
 	for _, n := range []int{1, 10, 40} {
 		c := ChartSpec{Name: "percentiles", Title: "many runs: latency by percentile",
-			X: Axis{Label: "percentile", Scale: Percentile, Ticks: percentileTicks()}, Y: Axis{Label: "latency (ms)"}}
+			X: Axis{Label: "percentile", Scale: PercentileScale, Ticks: percentileTicks()}, Y: Axis{Label: "latency (ms)"}}
 		for i := range n {
 			s := lineStyle(fmt.Sprintf("node-express work=%d%%", i), i)
 			for k := 0.0; k <= 4; k += 0.05 {
@@ -165,5 +167,25 @@ func TestLegendBesidePlot(t *testing.T) {
 		if err := saveChart(c, path, "png"); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestHTMLPercentileLabels runs the axis-label function the page gives
+// ECharts, in Node, on the values ECharts puts ticks at on a log axis: the
+// labels must be the spec's (99.99%, not 99.990%), blank between them.
+func TestHTMLPercentileLabels(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("no node on PATH to run the page's label function")
+	}
+	script := "const f = " + tickFormatter(percentileTicks()) + ";\n" +
+		"console.log(JSON.stringify([1, 2, 10, 100, 1000, 10000, 100000, 1000.0000000001, 3].map(f)));"
+	out, err := exec.Command(node, "-e", script).CombinedOutput()
+	if err != nil {
+		t.Fatalf("node: %v\n%s", err, out)
+	}
+	want := `["0%","50%","90%","99%","99.9%","99.99%","99.999%","99.9%",""]`
+	if got := strings.TrimSpace(string(out)); got != want {
+		t.Errorf("labels %s, want %s", got, want)
 	}
 }

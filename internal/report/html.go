@@ -124,7 +124,7 @@ func baseOpts(c ChartSpec) []charts.GlobalOpts {
 	switch {
 	case len(c.X.Categories) > 0:
 		x.Type = "category"
-	case c.X.Scale != Linear:
+	case c.X.Scale != LinearScale:
 		x.Type = "log"
 	}
 	if len(c.X.Ticks) > 0 {
@@ -135,7 +135,7 @@ func baseOpts(c ChartSpec) []charts.GlobalOpts {
 		y.Max = c.Y.Max
 	}
 	tooltip := opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}
-	if c.X.Scale == Percentile {
+	if c.X.Scale == PercentileScale {
 		tooltip = opts.Tooltip{Show: opts.Bool(true), Trigger: "item",
 			Formatter: opts.FuncOpts(`function (p) { return p.seriesName + '<br>p' + +(100 - 100 / p.value[0]).toPrecision(6) + ': ' + p.value[1].toFixed(3) + ' ms'; }`)}
 	}
