@@ -43,9 +43,9 @@ func fixtureSuite() (result.Suite, []fixtureRun) {
 	}
 	runs := []fixtureRun{
 		{info: run("single-thread", "node-http", nil, map[string]float64{"rps": 14230, "latency_mean_ms": 7.0, "p50_ms": 6.2, "p99_ms": 14.1, "transfer_mb_s": 71.2}),
-			rps: []float64{11840, 12110}, meanMS: 8.3, flags: map[int][]string{2: {result.FlagClientBound}}},
+			rps: []float64{11840, 12110, 11990}, meanMS: 8.3, flags: map[int][]string{2: {result.FlagClientBound}}},
 		{info: run("single-thread", "go-nethttp", nil, map[string]float64{"rps": 8040, "latency_mean_ms": 12.4, "p50_ms": 11.9, "p99_ms": 21.5}),
-			rps: []float64{9310, 9480}, meanMS: 10.6},
+			rps: []float64{9310, 9480, 9400}, meanMS: 10.6},
 		{info: run("connections", "node-http", map[string]string{"connections": "10"}, map[string]float64{"rps": 5100}),
 			rps: []float64{6020, 6110}, meanMS: 1.65},
 		{info: run("connections", "go-nethttp", map[string]string{"connections": "10"}, map[string]float64{"rps": 7300}),
@@ -60,7 +60,9 @@ func fixtureSuite() (result.Suite, []fixtureRun) {
 			rps: []float64{7.9, 8.3}, meanMS: 9800, mix: true, probe: true},
 	}
 	var infos = map[string][]result.RunInfo{}
-	for _, r := range runs {
+	for i := range runs {
+		r := &runs[i]
+		r.info.Trials = len(r.rps)
 		exp := r.info.ID[:len(r.info.ID)-len(r.info.Label)-1]
 		infos[exp] = append(infos[exp], r.info)
 	}
@@ -71,7 +73,9 @@ func fixtureSuite() (result.Suite, []fixtureRun) {
 			{Name: "single-thread", Title: "Single-thread JSON echo", Description: "POST /echo with a 5 kB body, 100 connections, one core each.",
 				Runs: infos["single-thread"], Conclusions: []result.Conclusion{
 					{Text: "single-thread JSON echo: Node faster than Go", Metric: "rps", A: "single-thread/node-http", B: "single-thread/go-nethttp", Published: 1.77},
-					{Text: "single-thread JSON echo: Node uses more CPU than Go", Metric: "cpu_pct", A: "single-thread/node-http", B: "single-thread/go-nethttp", Published: 1.10},
+					{Text: "single-thread JSON echo: Node about 1.77x faster", Metric: "rps", A: "single-thread/node-http", B: "single-thread/go-nethttp",
+						Published: 1.77, Claim: result.ClaimBand, Low: 1.42, High: 2.21, Note: "band 1.42–2.21×: about 1.77× ±25 %"},
+					{Text: "single-thread JSON echo: both use the same CPU", Metric: "cpu_pct", A: "single-thread/node-http", B: "single-thread/go-nethttp", Published: 1, Claim: result.ClaimTie},
 				}},
 			{Name: "connections", Title: "Connections sweep", Runs: infos["connections"], Conclusions: []result.Conclusion{
 				{Text: "100 connections: Go faster than Node", Metric: "rps", A: "connections/go-nethttp connections=100", B: "connections/node-http connections=100", Published: 1.89},
@@ -99,12 +103,19 @@ func writeFixture(t *testing.T, dir string) {
 	must(t, result.WriteJSON(filepath.Join(dir, result.EnvFile), env))
 	must(t, result.WriteJSON(filepath.Join(dir, result.SuiteFile), suite))
 	rng := rand.New(rand.NewPCG(1, 2))
+	// Third trials draw from their own generator, so that adding one leaves
+	// the figures of every other trial as they were.
+	rng3 := rand.New(rand.NewPCG(3, 4))
 	for _, r := range runs {
 		exp := r.info.ID[:len(r.info.ID)-len(r.info.Label)-1]
 		for i, rps := range r.rps {
 			n := i + 1
+			rng := rng
+			if i >= 2 {
+				rng = rng3
+			}
 			tr := result.Trial{Suite: suite.Name, Experiment: exp, Run: r.info.ID, Impl: r.info.Impl, Params: r.info.Params,
-				Trial: n, Started: started, Finished: started.Add(6 * time.Second), Status: result.StatusOK, Flags: r.flags[n],
+				Trial: n, Round: n, Started: started, Finished: started.Add(6 * time.Second), Status: result.StatusOK, Flags: r.flags[n],
 				Placement: result.Placement{ServerCPUs: "0", ClientCPUs: "1", Pinned: true}}
 			if rps == 0 {
 				tr.Status, tr.Flags = result.StatusFailed, []string{result.FlagFailed}
