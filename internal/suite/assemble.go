@@ -52,6 +52,13 @@ func (p *parser) assemble(s settings, at *yaml.Node) (Run, pending, error) {
 	if v, ok := get("trials"); ok {
 		r.Trials = v.V.(int)
 	}
+	r.MaxTrials = r.Trials
+	if v, ok := get("max_trials"); ok && v.V.(int) > r.Trials {
+		r.MaxTrials = v.V.(int)
+	}
+	if v, ok := get("time_cap"); ok {
+		r.TimeCap = v.V.(time.Duration)
+	}
 	if v, ok := get("connections"); ok {
 		c.Connections = v.V.(int)
 	}

@@ -34,7 +34,7 @@ func (f *file) expand(p *parser, scale string) ([]Run, []pending, result.Suite, 
 				if err != nil {
 					return nil, nil, info, err
 				}
-				r.Experiment, r.Impl, r.Label, r.Params, r.Published = e.Name, impl, c.label, c.params, c.published
+				r.Experiment, r.Impl, r.Label, r.Params, r.Published, r.Note = e.Name, impl, c.label, c.params, c.published, c.note
 				exp = append(exp, r)
 				expPend = append(expPend, pd)
 			}
@@ -71,6 +71,7 @@ type cellResult struct {
 	params    map[string]string
 	label     string
 	published map[string]float64
+	note      string
 	excluded  bool
 }
 
@@ -100,6 +101,9 @@ func (e *experiment) applyCells(impl string, matrix []axis, combo settings, used
 		}
 		if c.Label != "" {
 			out.label = c.Label
+		}
+		if c.Note != "" {
+			out.note = c.Note
 		}
 		if c.Published != nil && out.published == nil {
 			out.published = map[string]float64{}
@@ -274,33 +278,45 @@ func (e *experiment) info(p *parser, runs []Run, scale string) (result.Experimen
 	for i, r := range runs {
 		byID[r.ID] = &runs[i]
 		ex.Runs = append(ex.Runs, result.RunInfo{
-			ID: r.ID, Impl: r.Impl, Label: r.Label, Params: r.Params, Trials: r.Trials, Published: r.Published,
+			ID: r.ID, Impl: r.Impl, Label: r.Label, Params: r.Params, Trials: r.Trials, Published: r.Published, Note: r.Note,
 		})
 	}
 	for _, c := range e.Conclusions {
-		a, b := byID[c.A], byID[c.B]
-		if a == nil || b == nil {
+		missing := ""
+		for _, id := range c.runs() {
+			if byID[id] == nil && missing == "" {
+				missing = id
+			}
+		}
+		if missing != "" {
 			if scale != "full" {
 				continue
 			}
-			missing, node := c.A, c.ANode
-			if a != nil {
-				missing, node = c.B, c.BNode
-			}
-			return ex, p.errorf(node, "conclusions", "no run %q in experiment %s (runs: %s)", missing, e.Name, strings.Join(runIDs(runs), ", "))
+			return ex, p.errorf(c.Node, "conclusions", "no run %q in experiment %s (runs: %s)", missing, e.Name, strings.Join(runIDs(runs), ", "))
 		}
-		ratio := c.Published
-		if ratio == 0 {
-			pa, okA := a.Published[c.Metric]
-			pb, okB := b.Published[c.Metric]
+		out := c.Conclusion
+		if out.Published == 0 && c.A != "" {
+			pa, okA := publishedOf(byID[c.A].Published, c.Metric)
+			pb, okB := publishedOf(byID[c.B].Published, c.Metric)
 			if !okA || !okB || pb == 0 {
 				return ex, p.errorf(c.Node, "published", "give the published ratio, or published %s figures for both %s and %s", c.Metric, c.A, c.B)
 			}
-			ratio = pa / pb
+			out.Published = pa / pb
 		}
-		ex.Conclusions = append(ex.Conclusions, result.Conclusion{Text: c.Text, Metric: c.Metric, A: c.A, B: c.B, Published: ratio})
+		ex.Conclusions = append(ex.Conclusions, out)
 	}
 	return ex, nil
+}
+
+// publishedOf reads a published figure, or p99/p50 from two of them.
+func publishedOf(pub map[string]float64, metric string) (float64, bool) {
+	if metric == "p99_p50" {
+		p99, ok1 := pub["p99_ms"]
+		p50, ok2 := pub["p50_ms"]
+		return p99 / p50, ok1 && ok2 && p50 != 0
+	}
+	v, ok := pub[metric]
+	return v, ok
 }
 
 func runIDs(runs []Run) []string {

@@ -1,9 +1,12 @@
 package suite
 
 import (
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"restbench/internal/result"
 )
 
 // experiment is one table of the published write-up: implementations × a
@@ -28,6 +31,7 @@ type cell struct {
 	Label     string
 	Exclude   bool
 	Published map[string]float64
+	Note      string // beside the published figures: another load than ours
 }
 
 type condition struct {
@@ -35,12 +39,28 @@ type condition struct {
 	Node       *yaml.Node
 }
 
+// conclusion is a published claim as the suite states it (decoded straight
+// into result.Conclusion), with its node for error positions.
 type conclusion struct {
-	Node         *yaml.Node
-	Text, Metric string
-	A, B         string
-	ANode, BNode *yaml.Node
-	Published    float64 // 0: derived from the runs' published figures
+	result.Conclusion
+	Node *yaml.Node
+}
+
+// runs names every run the conclusion compares: A and B, or its points'.
+func (c conclusion) runs() []string {
+	var ids []string
+	for _, id := range []string{c.A, c.B} {
+		if id != "" {
+			ids = append(ids, id)
+		}
+	}
+	for _, pt := range c.Points {
+		ids = append(ids, pt.A)
+		if pt.B != "" {
+			ids = append(ids, pt.B)
+		}
+	}
+	return ids
 }
 
 // Metrics are the keys a published figure may have (result.RunInfo.Published).
@@ -51,7 +71,14 @@ var Metrics = []string{
 	"p50_ms", "p66_ms", "p75_ms", "p80_ms", "p90_ms", "p95_ms", "p98_ms", "p99_ms", "p100_ms",
 	"cpu_pct", "rss_mb",
 	"probe_mean_ms", "probe_median_ms", "probe_min_ms", "probe_max_ms",
+	"cores_busy_pct",
 }
+
+// conclusionMetrics are what a conclusion may compare: any published key,
+// and the shape of the tail, p99/p50 (verdict.ShapeKey).
+var conclusionMetrics = append(slices.Clone(Metrics), "p99_p50")
+
+var conclusionKeys = []string{"text", "metric", "a", "b", "published", "claim", "low", "high", "tolerance", "over", "points", "note"}
 
 var experimentKeys = []string{"name", "title", "description", "impls", "matrix", "scales", "cells", "conclusions"}
 
@@ -183,7 +210,7 @@ func (p *parser) parseCells(n *yaml.Node) ([]cell, error) {
 	}
 	var out []cell
 	for _, cn := range n.Content {
-		ps, err := p.pairs(cn, "cells", []string{"when", "set", "label", "exclude", "published"})
+		ps, err := p.pairs(cn, "cells", []string{"when", "set", "label", "exclude", "published", "note"})
 		if err != nil {
 			return nil, err
 		}
@@ -203,6 +230,8 @@ func (p *parser) parseCells(n *yaml.Node) ([]cell, error) {
 				c.Exclude, err = p.boolean(kv.Value, "exclude")
 			case "published":
 				c.Published, err = p.parsePublished(kv.Value)
+			case "note":
+				c.Note, err = p.nonEmpty(kv.Value, "note")
 			}
 			if err != nil {
 				return nil, err
@@ -251,32 +280,44 @@ func (p *parser) parseConclusions(n *yaml.Node) ([]conclusion, error) {
 	}
 	var out []conclusion
 	for _, cn := range n.Content {
-		ps, err := p.pairs(cn, "conclusions", []string{"text", "metric", "a", "b", "published"})
+		ps, err := p.pairs(cn, "conclusions", conclusionKeys)
 		if err != nil {
 			return nil, err
 		}
 		c := conclusion{Node: cn}
+		if err := cn.Decode(&c.Conclusion); err != nil {
+			return nil, p.errorf(cn, "conclusions", "%v (see docs/suites.md, Conclusions)", err)
+		}
 		for _, kv := range ps {
 			switch kv.Key {
-			case "text":
-				c.Text, err = p.nonEmpty(kv.Value, "text")
 			case "metric":
-				c.Metric, err = p.enum(kv.Value, "metric", Metrics...)
-			case "a":
-				c.A, err = p.nonEmpty(kv.Value, "a")
-				c.ANode = kv.Value
-			case "b":
-				c.B, err = p.nonEmpty(kv.Value, "b")
-				c.BNode = kv.Value
-			case "published":
-				c.Published, err = p.positiveFloat(kv.Value, "published")
+				_, err = p.enum(kv.Value, "metric", conclusionMetrics...)
+			case "claim":
+				_, err = p.enum(kv.Value, "claim", result.Claims...)
+			case "published", "low", "high", "tolerance":
+				_, err = p.positiveFloat(kv.Value, kv.Key)
 			}
 			if err != nil {
 				return nil, err
 			}
 		}
-		if c.Text == "" || c.Metric == "" || c.A == "" || c.B == "" {
+		trend := c.Claim == result.ClaimGrows || c.Claim == result.ClaimShrinks
+		switch {
+		case c.Text == "" || c.Metric == "":
+			return nil, p.errorf(cn, "conclusions", "each needs text and metric")
+		case trend && len(c.Points) < 2:
+			return nil, p.errorf(cn, "points", "a %s claim needs two or more points ({x: 100, a: RUN, b: RUN})", c.Claim)
+		case !trend && (c.A == "" || c.B == ""):
 			return nil, p.errorf(cn, "conclusions", "each needs text, metric, a and b (run ids)")
+		case c.Claim == result.ClaimBand && c.Low == 0:
+			return nil, p.errorf(cn, "low", "a band needs low (and high, unless it is open above): \"about 2x\" is low: 1.6, high: 2.5")
+		case c.High != 0 && c.High <= c.Low:
+			return nil, p.errorf(cn, "high", "%g is not above low %g", c.High, c.Low)
+		}
+		for _, pt := range c.Points {
+			if pt.A == "" {
+				return nil, p.errorf(cn, "points", "each point needs x and a (and b for a ratio)")
+			}
 		}
 		out = append(out, c)
 	}

@@ -3,7 +3,11 @@
 // the runner measures.
 package suite
 
-import "restbench/internal/load"
+import (
+	"time"
+
+	"restbench/internal/load"
+)
 
 // Run is one cell of an experiment's matrix after expansion: one
 // implementation with one set of parameters, measured Trials times. The
@@ -33,5 +37,12 @@ type Run struct {
 	RateFraction float64
 
 	Trials    int
+	// MaxTrials and TimeCap bound adaptive rounds: after Trials rounds the
+	// runner adds rounds while a verdict of the experiment is open
+	// (verdict.StopRule), up to MaxTrials, or until the experiment has run
+	// for TimeCap (0: no cap).
+	MaxTrials int
+	TimeCap   time.Duration
 	Published map[string]float64 // published figures for this cell (see result.RunInfo)
+	Note      string             // beside the published figures (see result.RunInfo)
 }

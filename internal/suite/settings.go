@@ -76,7 +76,7 @@ type targetValue struct {
 // also vary in a matrix or be matched by a cell.
 var (
 	settingKeys = []string{
-		"engine", "connections", "max_connections", "duration", "warmup", "requests", "trials",
+		"engine", "connections", "max_connections", "duration", "warmup", "requests", "trials", "max_trials", "time_cap",
 		"timeout", "keepalive", "rate", "rate_of", "placement", "quota", "threads", "gomaxprocs",
 		"cluster", "delay", "work", "work_share", "expect", "expect_json", "probe", "body_size",
 		"method", "path", "headers", "body", "request", "mix",
@@ -132,7 +132,7 @@ func (p *parser) parseSetting(key string, n *yaml.Node) (setting, error) {
 	switch key {
 	case "engine":
 		s.V, err = p.enum(n, key, "restbench", "wrk", "ab")
-	case "connections", "max_connections", "trials":
+	case "connections", "max_connections", "trials", "max_trials":
 		s.V, err = p.intIn(n, key, 1, 1_000_000)
 	case "requests":
 		var v int
@@ -142,7 +142,7 @@ func (p *parser) parseSetting(key string, n *yaml.Node) (setting, error) {
 		s.V, err = p.intIn(n, key, 100, 599)
 	case "delay", "work":
 		s.V, err = p.intIn(n, key, 0, 10000) // the contract's bounds for /time
-	case "duration", "warmup", "timeout":
+	case "duration", "warmup", "timeout", "time_cap":
 		s.V, err = p.duration(n, key)
 	case "keepalive", "expect_json":
 		s.V, err = p.boolean(n, key)
