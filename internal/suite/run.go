@@ -36,7 +36,7 @@ type Run struct {
 	RateOf       string
 	RateFraction float64
 
-	Trials    int
+	Trials int
 	// MaxTrials and TimeCap bound adaptive rounds: after Trials rounds the
 	// runner adds rounds while a verdict of the experiment is open
 	// (verdict.StopRule), up to MaxTrials, or until the experiment has run

@@ -67,6 +67,25 @@ func Value(t *result.Trial, hist, probe *hdrhistogram.Histogram, key string) (fl
 			return 0, false
 		}
 		return float64(t.Monitor.ServerRSSPeak) / mib, true
+	case "cores_busy_pct":
+		// System-wide load as a CPU meter shows it: every core's busy
+		// percent, averaged over the cores and the samples. It counts the
+		// generator too, as the published per-core figures did.
+		if t.Monitor == nil {
+			return 0, false
+		}
+		var sum float64
+		n := 0
+		for _, s := range t.Monitor.Samples {
+			for _, c := range s.Cores {
+				sum += c
+				n++
+			}
+		}
+		if n == 0 {
+			return 0, false
+		}
+		return sum / float64(n), true
 	case "client_cpu_share":
 		if t.Monitor == nil {
 			return 0, false
