@@ -329,3 +329,54 @@ func TestStopRule(t *testing.T) {
 		t.Errorf("an experiment without conclusions should stop at once")
 	}
 }
+
+// TestTrend fits all points, not the ends: a dip in the middle of a rising
+// series still rises; an endpoint above the start does not make a falling
+// series rise.
+func TestTrend(t *testing.T) {
+	points := func(ids ...string) []result.Point {
+		var out []result.Point
+		for i, id := range ids {
+			out = append(out, result.Point{X: float64([]int{0, 1, 10, 25, 50}[i]), A: id})
+		}
+		return out
+	}
+	cases := []struct {
+		name   string
+		claim  string
+		trials map[string][]fig
+		want   string
+	}{
+		{"rising with a dip", result.ClaimGrows, map[string][]fig{
+			"p0": meanOf(10, 11, 10), "p1": meanOf(300, 280, 320), "p10": meanOf(200, 210, 190), "p25": meanOf(900, 950, 870), "p50": meanOf(2000, 2100, 1900),
+		}, Holds},
+		{"falling but the last point above the first", result.ClaimGrows, map[string][]fig{
+			"p0": meanOf(100, 101, 99), "p1": meanOf(900, 950, 870), "p10": meanOf(500, 520, 480), "p25": meanOf(200, 210, 190), "p50": meanOf(110, 112, 108),
+		}, DoesNotHold},
+		{"falling, claimed to shrink", result.ClaimShrinks, map[string][]fig{
+			"p0": meanOf(100, 101, 99), "p1": meanOf(90, 95, 87), "p10": meanOf(50, 52, 48), "p25": meanOf(20, 21, 19), "p50": meanOf(11, 12, 10),
+		}, Holds},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := result.Conclusion{Text: tc.name, Metric: "latency_mean_ms", Claim: tc.claim, Over: "work_share", Points: points("p0", "p1", "p10", "p25", "p50")}
+			v := fixture{trials: tc.trials}.eval(c)
+			if v.Outcome != tc.want {
+				t.Errorf("outcome %q (change %.3g, %.3g–%.3g: %s), want %q", v.Outcome, v.Estimate, v.Lo, v.Hi, v.Why, tc.want)
+			}
+			if len(v.Points) != 5 || v.Points[1].Measured == 0 {
+				t.Errorf("points %+v: want five measured", v.Points)
+			}
+		})
+	}
+	// A point that cannot run here makes the whole trend not run here.
+	runs := map[string]result.RunInfo{"a": {ID: "a"}, "b": {ID: "b"}}
+	trials := map[string][]*result.Trial{
+		"a": trialsOf("a", meanOf(1, 2, 3)...),
+		"b": {{Run: "b", Trial: 1, Status: result.StatusNotRun, Error: "not run here: needs 12 cores"}},
+	}
+	v := Evaluate(result.Conclusion{Text: "t", Metric: "latency_mean_ms", Claim: result.ClaimGrows, Points: []result.Point{{X: 1, A: "a"}, {X: 2, A: "b"}}}, runs, trials)
+	if v.Outcome != NotRun || v.Why != "needs 12 cores" {
+		t.Errorf("got %q %q, want not run here: needs 12 cores", v.Outcome, v.Why)
+	}
+}
