@@ -68,7 +68,7 @@ func TestCompare(t *testing.T) {
 	if !strings.Contains(b.String(), "| mini | go-nethttp | req/s | 9400 (9310–9480) | 12,220 (12,103–12,324) | +30.0% | ±5.0% | **better** |") {
 		t.Errorf("comparison table lacks the go-nethttp line:\n%s", b.String())
 	}
-	if !strings.Contains(b.String(), "1 of 16 figures moved beyond the noise") {
+	if !strings.Contains(b.String(), "1 of 18 figures moved beyond the noise") {
 		t.Errorf("comparison summary wrong:\n%s", b.String())
 	}
 }

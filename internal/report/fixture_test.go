@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -29,6 +30,7 @@ type fixtureRun struct {
 	flags  map[int][]string
 	mix    bool
 	probe  bool
+	notRun string // every trial skipped with this error
 }
 
 func fixtureSuite() (result.Suite, []fixtureRun) {
@@ -58,11 +60,16 @@ func fixtureSuite() (result.Suite, []fixtureRun) {
 			rps: []float64{17.2, 16.8}, meanMS: 4200, mix: true, probe: true},
 		{info: run("heartbeat", "node-cluster", map[string]string{"threads": "2"}, map[string]float64{"mean_ms": 14275, "median_ms": 14015, "max_ms": 35051, "min_ms": 465, "probe_mean_ms": 2423, "probe_median_ms": 544.5}),
 			rps: []float64{7.9, 8.3}, meanMS: 9800, mix: true, probe: true},
+		{info: run("heartbeat", "node-cluster", map[string]string{"threads": "12"}, map[string]float64{"mean_ms": 8340, "probe_mean_ms": 3110}),
+			rps: []float64{0, 0}, notRun: "not run here: needs 12 cores"},
 	}
 	var infos = map[string][]result.RunInfo{}
 	for i := range runs {
 		r := &runs[i]
 		r.info.Trials = len(r.rps)
+		if strings.HasPrefix(r.info.ID, "heartbeat/") {
+			r.info.Note = "published at 100 parallel requests; here 10"
+		}
 		exp := r.info.ID[:len(r.info.ID)-len(r.info.Label)-1]
 		infos[exp] = append(infos[exp], r.info)
 	}
@@ -82,7 +89,10 @@ func fixtureSuite() (result.Suite, []fixtureRun) {
 				{Text: "10 connections: Node faster than Go", Metric: "rps", A: "connections/node-http connections=10", B: "connections/go-nethttp connections=10", Published: 1.15},
 			}},
 			{Name: "heartbeat", Title: "Streaming filter with a heartbeat", Runs: infos["heartbeat"], Conclusions: []result.Conclusion{
-				{Text: "heartbeat: Go answers the health check faster than Node", Metric: "probe_median_ms", A: "heartbeat/node-cluster threads=2", B: "heartbeat/go-nethttp threads=2", Published: 1.42},
+				{Text: "heartbeat: Go answers the health check faster than Node", Metric: "probe_median_ms", A: "heartbeat/node-cluster threads=2", B: "heartbeat/go-nethttp threads=2", Published: 1.42,
+					Note: "100 parallel; here 10"},
+				{Text: "heartbeat: Node on 12 threads no faster than on 2", Metric: "mean_ms", A: "heartbeat/node-cluster threads=12", B: "heartbeat/node-cluster threads=2",
+					Claim: result.ClaimTie, Tolerance: 0.25},
 			}},
 		},
 	}
@@ -117,7 +127,9 @@ func writeFixture(t *testing.T, dir string) {
 			tr := result.Trial{Suite: suite.Name, Experiment: exp, Run: r.info.ID, Impl: r.info.Impl, Params: r.info.Params,
 				Trial: n, Round: n, Started: started, Finished: started.Add(6 * time.Second), Status: result.StatusOK, Flags: r.flags[n],
 				Placement: result.Placement{ServerCPUs: "0", ClientCPUs: "1", Pinned: true}}
-			if rps == 0 {
+			if r.notRun != "" {
+				tr.Status, tr.Error = result.StatusNotRun, r.notRun
+			} else if rps == 0 {
 				tr.Status, tr.Flags = result.StatusFailed, []string{result.FlagFailed}
 				tr.Error = "server exited during the load: signal: killed (out of memory?); see stderr_tail"
 				tr.StderrTail = "fatal error: runtime: out of memory\n\ngoroutine 1 [running]:\nmain.main()"

@@ -152,11 +152,7 @@ func writePublished(b *strings.Builder, e *ExperimentReport) {
 		return
 	}
 	fmt.Fprintf(b, "Published beside measured:\n\n")
-	for _, r := range e.Runs {
-		if r.Info.Note != "" && len(r.Figures) > 0 {
-			fmt.Fprintf(b, "- %s: %s\n", cell(r.label()), r.Info.Note)
-		}
-	}
+	writeRunNotes(b, e)
 	fmt.Fprintf(b, "| run | metric | published | measured | min–max | measured/published |\n|---|---|---:|---:|---:|---:|\n")
 	for _, r := range e.Runs {
 		for _, f := range r.Figures {
@@ -203,7 +199,7 @@ func writeTargets(b *strings.Builder, e *ExperimentReport) {
 func writeFailures(b *strings.Builder, e *ExperimentReport) {
 	for _, r := range e.Runs {
 		for _, t := range r.Trials {
-			if t.Status != result.StatusFailed && t.Load != nil {
+			if notRun(&t) || (t.Status != result.StatusFailed && t.Load != nil) {
 				continue
 			}
 			msg := firstNonEmpty(t.Error, "no load result")

@@ -100,6 +100,12 @@ func buildRun(info result.RunInfo, trials []result.Trial) *RunReport {
 		for _, f := range t.Flags {
 			flags[f] = true
 		}
+		if notRun(t) {
+			// Skipped on this machine ("not run here: needs 6 cores"): neither
+			// a figure nor a failure; the flags cell says why.
+			flags[firstNonEmpty(t.Error, t.Status)] = true
+			continue
+		}
 		if t.Status == result.StatusFailed || t.Load == nil {
 			flags[result.FlagFailed] = true
 			continue
@@ -255,7 +261,21 @@ func (rr *RunReport) streams() []string {
 	return names
 }
 
-func (rr *RunReport) failedCount() int { return len(rr.Trials) - len(rr.OK) }
+func (rr *RunReport) failedCount() int {
+	n := 0
+	for i := range rr.Trials {
+		if !notRun(&rr.Trials[i]) {
+			n++
+		}
+	}
+	return n - len(rr.OK)
+}
+
+// notRun reports a trial this machine did not attempt (too few cores) or
+// the implementation cannot run.
+func notRun(t *result.Trial) bool {
+	return t.Status == result.StatusNotRun || t.Status == result.StatusNotSupported
+}
 
 func (rr *RunReport) trialsCell() string {
 	want := rr.Info.Trials

@@ -43,10 +43,10 @@ func TestReportFixture(t *testing.T) {
 		}
 		s := spreadOf(ok)
 		row := tableRow(t, string(md), r.info.Label, "req/s")
-		if got, want := row["req/s"], num(s.Median); got != want {
+		if got, want := row["req/s"], med(s); got != want {
 			t.Errorf("%s: req/s cell = %q, want %q (median of %v)", r.info.ID, got, want, ok)
 		}
-		if got, want := row["req/s min–max"], num(s.Min)+"–"+num(s.Max); got != want {
+		if got, want := row["req/s min–max"], rng(s); got != want {
 			t.Errorf("%s: range cell = %q, want %q", r.info.ID, got, want)
 		}
 		if got, want := row["trials ok"], strconv.Itoa(len(ok))+"/"+strconv.Itoa(len(r.rps)); got != want {

@@ -159,3 +159,34 @@ func htmlVerdicts(s *SuiteReport, e *ExperimentReport) []htmlVerdict {
 	}
 	return out
 }
+
+// writeRunNotes says, above the published figures, where they came from
+// another load than ours: one line per note, naming its runs unless every
+// run with figures carries it.
+func writeRunNotes(b *strings.Builder, e *ExperimentReport) {
+	var notes []string
+	runs := map[string][]string{}
+	withFigures := 0
+	for _, r := range e.Runs {
+		if len(r.Figures) == 0 {
+			continue
+		}
+		withFigures++
+		if n := r.Info.Note; n != "" {
+			if _, ok := runs[n]; !ok {
+				notes = append(notes, n)
+			}
+			runs[n] = append(runs[n], r.label())
+		}
+	}
+	for _, n := range notes {
+		if len(runs[n]) == withFigures && withFigures > 1 {
+			fmt.Fprintf(b, "- every run: %s\n", n)
+			continue
+		}
+		fmt.Fprintf(b, "- %s: %s\n", strings.Join(runs[n], ", "), n)
+	}
+	if len(notes) > 0 {
+		fmt.Fprintf(b, "\n")
+	}
+}

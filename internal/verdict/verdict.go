@@ -231,6 +231,8 @@ func series(id, metric string, runs map[string]result.RunInfo, trials map[string
 	switch {
 	case len(out) == 0 && notRun != "":
 		return nil, "", NotRun + ": " + strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(notRun, "not run here:"), "not run:"))
+	case len(trials[id]) == 0:
+		return nil, "", fmt.Sprintf("no trial of %s in these results (left out by --only, or still to run)", id)
 	case len(out) == 0:
 		return nil, "", fmt.Sprintf("no successful trial of %s measured %s", id, metric)
 	case strings.HasPrefix(metric, "probe_") && probes < MinProbes:
