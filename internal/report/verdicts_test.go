@@ -22,7 +22,7 @@ func TestVerdictSummary(t *testing.T) {
 	}
 	for _, c := range []struct {
 		file, summary, section string
-		link, target          *regexp.Regexp
+		link, target           *regexp.Regexp
 	}{
 		{w.Markdown, "## Verdicts", `<a id="suite-mini">`, regexp.MustCompile(`\]\(#(v-[a-z0-9-]+)\)`), regexp.MustCompile(`<a id="(v-[a-z0-9-]+)">`)},
 		{w.HTML, `<section id="verdicts">`, `<section id="suite-mini">`, regexp.MustCompile(`href="#(v-[a-z0-9-]+)"`), regexp.MustCompile(`<li id="(v-[a-z0-9-]+)">`)},
