@@ -31,6 +31,7 @@ type snippet struct {
 type htmlExperiment struct {
 	ID, Title string
 	Verdicts  []htmlVerdict
+	Rounds    string
 	Header    []string
 	Rows      [][]string
 	Charts    []snippet
@@ -72,7 +73,7 @@ func WriteHTML(w io.Writer, suites []*SuiteReport) error {
 			for _, r := range e.Runs {
 				he.Rows = append(he.Rows, htmlRow(r))
 			}
-			he.Verdicts = htmlVerdicts(s, e)
+			he.Verdicts, he.Rounds = htmlVerdicts(s, e), roundsLine(e)
 			for _, c := range echartsFor(e) {
 				n++
 				sn := c.RenderSnippet()
@@ -314,6 +315,7 @@ table.summary td { text-align: left; }
 {{range .Experiments}}<section id="{{.ID}}">
 <h2>{{.Title}}</h2>
 {{if .Verdicts}}<ul class="verdicts">{{range .Verdicts}}<li id="{{.ID}}"><strong>{{.Outcome}}</strong>: {{.Text}}</li>{{end}}</ul>{{end}}
+{{if .Rounds}}<p>{{.Rounds}}</p>{{end}}
 <table><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr>
 {{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
 {{end}}</table>

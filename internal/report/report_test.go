@@ -73,6 +73,8 @@ func TestReportFixture(t *testing.T) {
 		"Rule: 95 % interval of the paired ratio inside 1.42×–2.21×.",
 		"**inconclusive**: 10 connections: Node faster than Go",
 		"Inconclusive: 2 paired round(s); a verdict needs 3.",
+		"Rounds: 3; stopped when every verdict settled (the suite asks 3, up to 5 while one is open).",
+		"Rounds: 2; stopped by the time cap (30s) with 2 verdict(s) open.",
 		"| transfer_mb_s | 71.2 | — | — | — |",
 		"**go-nethttp connections=100 trial 2 failed:** server exited during the load",
 		"> fatal error: runtime: out of memory",

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
+
+	"restbench/internal/verdict"
 )
 
 // verdictsIntro opens the summary table in both report.md and report.html.
@@ -145,6 +148,9 @@ func writeVerdicts(b *strings.Builder, s *SuiteReport, e *ExperimentReport) {
 	if len(e.Verdicts) > 0 {
 		fmt.Fprintf(b, "\n")
 	}
+	if l := roundsLine(e); l != "" {
+		fmt.Fprintf(b, "%s\n\n", l)
+	}
 }
 
 // htmlVerdict is one verdict line of report.html.
@@ -189,4 +195,43 @@ func writeRunNotes(b *strings.Builder, e *ExperimentReport) {
 	if len(notes) > 0 {
 		fmt.Fprintf(b, "\n")
 	}
+}
+
+// roundsLine says how many rounds an experiment ran and what stopped it:
+// every verdict settled, max_trials, or the time cap. The runner adds rounds
+// only while a verdict is open (verdict.StopRule), so the verdicts and the
+// suite's bounds tell which of them it was.
+func roundsLine(e *ExperimentReport) string {
+	rounds, trials, maxTrials, capS := 0, 0, 0, 0.0
+	for _, r := range e.Runs {
+		for i := range r.Trials {
+			if !notRun(&r.Trials[i]) {
+				rounds = max(rounds, verdict.RoundOf(&r.Trials[i]))
+			}
+		}
+		trials, maxTrials, capS = max(trials, r.Info.Trials), max(maxTrials, r.Info.MaxTrials), max(capS, r.Info.TimeCapS)
+	}
+	if rounds == 0 || len(e.Verdicts) == 0 {
+		return ""
+	}
+	open := 0
+	for _, v := range e.Verdicts {
+		if !v.Decided() && v.Outcome != NotMeasured {
+			open++
+		}
+	}
+	s := fmt.Sprintf("Rounds: %d", rounds)
+	switch {
+	case maxTrials <= trials:
+		s += fmt.Sprintf(" (the suite asks %d and adds none)", trials)
+	case open == 0:
+		s += fmt.Sprintf("; stopped when every verdict settled (the suite asks %d, up to %d while one is open)", trials, maxTrials)
+	case rounds >= maxTrials:
+		s += fmt.Sprintf("; stopped at max_trials (%d) with %d verdict(s) open", maxTrials, open)
+	case capS > 0:
+		s += fmt.Sprintf("; stopped by the time cap (%s) with %d verdict(s) open", time.Duration(capS*float64(time.Second)), open)
+	default:
+		s += fmt.Sprintf(" of up to %d, with %d verdict(s) open", maxTrials, open)
+	}
+	return s + "."
 }

@@ -46,6 +46,10 @@ type RunInfo struct {
 	Label  string            `json:"label"`
 	Params map[string]string `json:"params,omitempty"`
 	Trials int               `json:"trials"`
+	// MaxTrials and TimeCapS bound the rounds added while a verdict of the
+	// experiment is open (0: none added; no cap).
+	MaxTrials int     `json:"max_trials,omitempty"`
+	TimeCapS  float64 `json:"time_cap_s,omitempty"`
 	// Published holds the figures the source printed for this run, keyed by
 	// metric: rps, latency_mean_ms, latency_stdev_ms, latency_max_ms,
 	// p50_ms .. p100_ms, cpu_pct, rss_mb, probe_mean_ms, ...

@@ -279,6 +279,7 @@ func (e *experiment) info(p *parser, runs []Run, scale string) (result.Experimen
 		byID[r.ID] = &runs[i]
 		ex.Runs = append(ex.Runs, result.RunInfo{
 			ID: r.ID, Impl: r.Impl, Label: r.Label, Params: r.Params, Trials: r.Trials, Published: r.Published, Note: r.Note,
+			MaxTrials: r.MaxTrials, TimeCapS: r.TimeCap.Seconds(),
 		})
 	}
 	for _, c := range e.Conclusions {
