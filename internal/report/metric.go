@@ -88,6 +88,8 @@ var metricLabels = map[string]string{
 	"cpu_pct":          "server CPU (% of a core)",
 	"rss_mb":           "server RSS (MiB)",
 	"errors":           "errors",
+	"p99_p50":          "p99/p50 (tail shape)",
+	"cores_busy_pct":   "cores busy (% each, mean)",
 	"probe_mean_ms":    "probe mean (ms)",
 	"probe_median_ms":  "probe median (ms)",
 	"probe_max_ms":     "probe max (ms)",
