@@ -11,9 +11,10 @@ import (
 
 	"golang.org/x/term"
 
-	"restbench/internal/impl"
 	"restbench/internal/runner"
+	"restbench/internal/server"
 	"restbench/internal/suite"
+	"restbench/internal/verdict"
 )
 
 // cmdRun runs suite files: restbench run suites/heysphere.yaml --scale quick.
@@ -52,14 +53,14 @@ func cmdRun(ctx context.Context, args []string) error {
 	// the first one to finish.
 	var suites []*suite.Suite
 	for _, f := range files {
-		s, err := suite.Load(f, suite.Options{Scale: *scale, Impls: m.IDs()})
+		s, err := suite.Load(f, suite.Options{Scale: *scale, Impls: m.IDs(), Languages: m.Languages()})
 		if err != nil {
 			return err
 		}
 		suites = append(suites, s)
 	}
 	// Whatever happens below, no server outlives restbench.
-	defer impl.StopAll(3 * time.Second)
+	defer server.StopAll(3 * time.Second)
 	bar := term.IsTerminal(int(os.Stderr.Fd()))
 	var dirs []string
 	failed := 0
@@ -69,15 +70,23 @@ func cmdRun(ctx context.Context, args []string) error {
 			Manifest: m, Out: *out, Resume: *resume, Only: *only, Trials: *trials,
 			Command: "restbench run " + strings.Join(args, " "), ReadyTimeout: *ready,
 			Log: os.Stderr, BuildLog: os.Stderr, Bar: bar,
+			// Rounds go on past the suite's trials, up to max_trials and
+			// time_cap, while a published conclusion is still undecided.
+			Enough: verdict.StopRule(s.Info),
 		})
 		if o != nil {
 			dirs = append(dirs, o.Dir)
 			failed += o.Failed
-			fmt.Fprintf(os.Stderr, "%s: %d trials ok, %d failed, %d done before; results in %s\n", s.Name, o.OK, o.Failed, o.Skipped, o.Dir)
+			notRun := ""
+			if o.NotRun > 0 {
+				// Not run is no failure: this machine lacks a tool or cores.
+				notRun = fmt.Sprintf(", %d not run here", o.NotRun)
+			}
+			fmt.Fprintf(os.Stderr, "%s: %d trials ok, %d failed%s, %d done before; results in %s\n", s.Name, o.OK, o.Failed, notRun, o.Skipped, o.Dir)
 		}
 		if err != nil {
 			if ctx.Err() != nil {
-				impl.StopAll(3 * time.Second)
+				server.StopAll(3 * time.Second)
 				return ctx.Err()
 			}
 			return err

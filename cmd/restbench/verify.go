@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"restbench/internal/contract"
-	"restbench/internal/gen"
-	"restbench/internal/impl"
+	"restbench/internal/payload"
+	"restbench/internal/server"
 )
 
 // cmdVerify checks implementations against the server contract and prints a
@@ -33,11 +33,11 @@ func cmdVerify(ctx context.Context, args []string) error {
 	} else if err != nil {
 		return err
 	}
-	size, err := gen.ParseSize(*filterSize)
+	size, err := payload.ParseSize(*filterSize)
 	if err != nil {
 		return usageError("verify: --filter-size: %v", err)
 	}
-	limit, err := gen.ParseSize(*maxRSS)
+	limit, err := payload.ParseSize(*maxRSS)
 	if err != nil {
 		return usageError("verify: --max-rss: %v", err)
 	}
@@ -54,7 +54,7 @@ func cmdVerify(ctx context.Context, args []string) error {
 	for _, k := range []string{"GOMAXPROCS", "THREADS", "CLUSTER", "HOST", "PORT"} {
 		os.Unsetenv(k)
 	}
-	defer impl.StopAll(time.Second) // on Ctrl-C too: main cancels ctx, Verify returns
+	defer server.StopAll(time.Second) // on Ctrl-C too: main cancels ctx, Verify returns
 
 	v := &contract.Verifier{Manifest: m, Log: os.Stderr, FilterSize: size, MaxRSS: limit}
 	start := time.Now()

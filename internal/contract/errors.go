@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"restbench/internal/gen"
+	"restbench/internal/payload"
 )
 
 // The error cases: 400, 413, 404, 405, and bad input that must not crash or
@@ -149,7 +149,7 @@ func expectCall(ctx context.Context, t *Target, method, path string, body []byte
 // counts is that the server still answers /status afterwards.
 func checkRobust(ctx context.Context, t *Target) (string, error) {
 	var good bytes.Buffer
-	gen.Filter(&good, 200_000, 9)
+	payload.Filter(&good, 200_000, 9)
 	broken := append(bytes.TrimSuffix(good.Bytes(), []byte("]")), `,{"name":"x","version":}]`...)
 	deep := strings.Repeat("[", 100_000) + strings.Repeat("]", 100_000)
 	var notes []string

@@ -67,13 +67,6 @@ func fixtureSuite() (result.Suite, []fixtureRun) {
 	for i := range runs {
 		r := &runs[i]
 		r.info.Trials = len(r.rps)
-		// Rounds the runner may add while a verdict is open (see roundsLine).
-		switch {
-		case strings.HasPrefix(r.info.ID, "single-thread/"):
-			r.info.MaxTrials, r.info.TimeCapS = 5, 60
-		case strings.HasPrefix(r.info.ID, "connections/"):
-			r.info.MaxTrials, r.info.TimeCapS = 4, 30
-		}
 		if strings.HasPrefix(r.info.ID, "heartbeat/") {
 			r.info.Note = "published at 100 parallel requests; here 10"
 		}
@@ -85,16 +78,18 @@ func fixtureSuite() (result.Suite, []fixtureRun) {
 		File: "suites/mini.yaml", Scale: "quick",
 		Experiments: []result.Experiment{
 			{Name: "single-thread", Title: "Single-thread JSON echo", Description: "POST /echo with a 5 kB body, 100 connections, one core each.",
+				Rounds: 3, Stopped: result.StoppedDecided, StoppedWhy: "all 3 verdicts settled",
 				Runs: infos["single-thread"], Conclusions: []result.Conclusion{
 					{Text: "single-thread JSON echo: Node faster than Go", Metric: "rps", A: "single-thread/node-http", B: "single-thread/go-nethttp", Published: 1.77},
 					{Text: "single-thread JSON echo: Node about 1.77x faster", Metric: "rps", A: "single-thread/node-http", B: "single-thread/go-nethttp",
 						Published: 1.77, Claim: result.ClaimBand, Low: 1.42, High: 2.21, Note: "band 1.42–2.21×: about 1.77× ±25 %"},
 					{Text: "single-thread JSON echo: both use the same CPU", Metric: "cpu_pct", A: "single-thread/node-http", B: "single-thread/go-nethttp", Published: 1, Claim: result.ClaimTie},
 				}},
-			{Name: "connections", Title: "Connections sweep", Runs: infos["connections"], Conclusions: []result.Conclusion{
-				{Text: "100 connections: Go faster than Node", Metric: "rps", A: "connections/go-nethttp connections=100", B: "connections/node-http connections=100", Published: 1.89},
-				{Text: "10 connections: Node faster than Go", Metric: "rps", A: "connections/node-http connections=10", B: "connections/go-nethttp connections=10", Published: 1.15},
-			}},
+			{Name: "connections", Title: "Connections sweep", Rounds: 2, Stopped: result.StoppedTimeCap, StoppedWhy: "2 rounds took 31s, the cap is 30s",
+				Runs: infos["connections"], Conclusions: []result.Conclusion{
+					{Text: "100 connections: Go faster than Node", Metric: "rps", A: "connections/go-nethttp connections=100", B: "connections/node-http connections=100", Published: 1.89},
+					{Text: "10 connections: Node faster than Go", Metric: "rps", A: "connections/node-http connections=10", B: "connections/go-nethttp connections=10", Published: 1.15},
+				}},
 			{Name: "heartbeat", Title: "Streaming filter with a heartbeat", Runs: infos["heartbeat"], Conclusions: []result.Conclusion{
 				{Text: "heartbeat: Go answers the health check faster than Node", Metric: "probe_median_ms", A: "heartbeat/node-cluster threads=2", B: "heartbeat/go-nethttp threads=2", Published: 1.42,
 					Note: "100 parallel; here 10"},

@@ -34,6 +34,9 @@ type htmlExperiment struct {
 	Rounds    string
 	Header    []string
 	Rows      [][]string
+	// The load accounting table (accounting.go); empty when no trial has it.
+	AccHeader []string
+	AccRows   [][]string
 	Charts    []snippet
 }
 
@@ -72,6 +75,9 @@ func WriteHTML(w io.Writer, suites []*SuiteReport) error {
 			he := htmlExperiment{ID: hs.ID + "-" + slug(e.Experiment.Name), Title: firstNonEmpty(e.Experiment.Title, e.Experiment.Name), Header: htmlHeader}
 			for _, r := range e.Runs {
 				he.Rows = append(he.Rows, htmlRow(r))
+			}
+			if he.AccRows = accountingRows(e); he.AccRows != nil {
+				he.AccHeader = accountingHeader
 			}
 			he.Verdicts, he.Rounds = htmlVerdicts(s, e), roundsLine(e)
 			for _, c := range echartsFor(e) {
@@ -319,7 +325,11 @@ table.summary td { text-align: left; }
 <table><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr>
 {{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
 {{end}}</table>
-{{range .Charts}}{{.Element}}
+{{if .AccRows}}<p>Load accounting</p>
+<table><tr>{{range .AccHeader}}<th>{{.}}</th>{{end}}</tr>
+{{range .AccRows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</table>
+{{end}}{{range .Charts}}{{.Element}}
 {{.Script}}
 {{end}}</section>
 {{end}}</section>

@@ -101,9 +101,11 @@ func writeExperiment(b *strings.Builder, s *SuiteReport, e *ExperimentReport, ch
 	}
 	writeVerdicts(b, s, e)
 	writeMeasured(b, e)
+	writeAccounting(b, e)
 	writePublished(b, e)
 	writeTargets(b, e)
 	writeFailures(b, e)
+	writeNotRun(b, e)
 	for _, c := range charts.exp[e] {
 		fmt.Fprintf(b, "![%s](%s.png)\n\n", c.Title, c.File)
 	}
@@ -199,7 +201,7 @@ func writeTargets(b *strings.Builder, e *ExperimentReport) {
 func writeFailures(b *strings.Builder, e *ExperimentReport) {
 	for _, r := range e.Runs {
 		for _, t := range r.Trials {
-			if notRun(&t) || (t.Status != result.StatusFailed && t.Load != nil) {
+			if t.Status != result.StatusFailed && t.Load != nil || notRun(t) {
 				continue
 			}
 			msg := firstNonEmpty(t.Error, "no load result")
@@ -227,6 +229,7 @@ func flagsCell(r *RunReport) string {
 	if len(r.Trials) == 0 {
 		fs = append(fs, "no trials")
 	}
+	fs = append(fs, notRunReasons(r)...)
 	return cell(strings.Join(fs, ", "))
 }
 

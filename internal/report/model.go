@@ -100,11 +100,8 @@ func buildRun(info result.RunInfo, trials []result.Trial) *RunReport {
 		for _, f := range t.Flags {
 			flags[f] = true
 		}
-		if notRun(t) {
-			// Skipped on this machine ("not run here: needs 6 cores"): neither
-			// a figure nor a failure; the flags cell says why.
-			flags[firstNonEmpty(t.Error, t.Status)] = true
-			continue
+		if notRun(*t) {
+			continue // listed with its reason, not as a failure
 		}
 		if t.Status == result.StatusFailed || t.Load == nil {
 			flags[result.FlagFailed] = true
@@ -262,19 +259,13 @@ func (rr *RunReport) streams() []string {
 }
 
 func (rr *RunReport) failedCount() int {
-	n := 0
-	for i := range rr.Trials {
-		if !notRun(&rr.Trials[i]) {
-			n++
+	n := len(rr.Trials) - len(rr.OK)
+	for _, t := range rr.Trials {
+		if notRun(t) {
+			n--
 		}
 	}
-	return n - len(rr.OK)
-}
-
-// notRun reports a trial this machine did not attempt (too few cores) or
-// the implementation cannot run.
-func notRun(t *result.Trial) bool {
-	return t.Status == result.StatusNotRun || t.Status == result.StatusNotSupported
+	return n
 }
 
 func (rr *RunReport) trialsCell() string {

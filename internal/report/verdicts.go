@@ -4,9 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
-	"restbench/internal/verdict"
+	"restbench/internal/result"
 )
 
 // verdictsIntro opens the summary table in both report.md and report.html.
@@ -197,41 +196,25 @@ func writeRunNotes(b *strings.Builder, e *ExperimentReport) {
 	}
 }
 
-// roundsLine says how many rounds an experiment ran and what stopped it:
-// every verdict settled, max_trials, or the time cap. The runner adds rounds
-// only while a verdict is open (verdict.StopRule), so the verdicts and the
-// suite's bounds tell which of them it was.
+// roundsLine says how many rounds an experiment ran and what stopped it,
+// as the runner recorded in suite.json: the suite's rounds, every verdict
+// settled (verdict.StopRule), or the time cap.
 func roundsLine(e *ExperimentReport) string {
-	rounds, trials, maxTrials, capS := 0, 0, 0, 0.0
-	for _, r := range e.Runs {
-		for i := range r.Trials {
-			if !notRun(&r.Trials[i]) {
-				rounds = max(rounds, verdict.RoundOf(&r.Trials[i]))
-			}
-		}
-		trials, maxTrials, capS = max(trials, r.Info.Trials), max(maxTrials, r.Info.MaxTrials), max(capS, r.Info.TimeCapS)
-	}
-	if rounds == 0 || len(e.Verdicts) == 0 {
+	x := e.Experiment
+	if x.Rounds == 0 || len(e.Verdicts) == 0 {
 		return ""
 	}
-	open := 0
-	for _, v := range e.Verdicts {
-		if !v.Decided() && v.Outcome != NotMeasured {
-			open++
-		}
+	s := fmt.Sprintf("Rounds: %d", x.Rounds)
+	switch x.Stopped {
+	case result.StoppedDecided:
+		s += "; stopped when every verdict settled"
+	case result.StoppedTimeCap:
+		s += "; stopped by the time cap"
+	case result.StoppedRounds:
+		s += ", as many as the suite asks (or allows)"
 	}
-	s := fmt.Sprintf("Rounds: %d", rounds)
-	switch {
-	case maxTrials <= trials:
-		s += fmt.Sprintf(" (the suite asks %d and adds none)", trials)
-	case open == 0:
-		s += fmt.Sprintf("; stopped when every verdict settled (the suite asks %d, up to %d while one is open)", trials, maxTrials)
-	case rounds >= maxTrials:
-		s += fmt.Sprintf("; stopped at max_trials (%d) with %d verdict(s) open", maxTrials, open)
-	case capS > 0:
-		s += fmt.Sprintf("; stopped by the time cap (%s) with %d verdict(s) open", time.Duration(capS*float64(time.Second)), open)
-	default:
-		s += fmt.Sprintf(" of up to %d, with %d verdict(s) open", maxTrials, open)
+	if x.StoppedWhy != "" {
+		s += " (" + x.StoppedWhy + ")"
 	}
 	return s + "."
 }

@@ -29,6 +29,13 @@ type Suite struct {
 	Experiments []Experiment `json:"experiments"`
 }
 
+// Why an experiment stopped adding rounds (Experiment.Stopped).
+const (
+	StoppedRounds  = "rounds"
+	StoppedDecided = "decided"
+	StoppedTimeCap = "time cap"
+)
+
 // Experiment is one table of the published write-up.
 type Experiment struct {
 	Name        string       `json:"name"`
@@ -36,6 +43,14 @@ type Experiment struct {
 	Description string       `json:"description,omitempty"`
 	Runs        []RunInfo    `json:"runs"`
 	Conclusions []Conclusion `json:"conclusions,omitempty"`
+	// Stopped says why the runner measured no more rounds of this
+	// experiment: "rounds" (the suite's trial count, or the most a stop rule
+	// may take), "decided" (a stop rule found the figures settled; StoppedWhy
+	// says how) or "time cap" (the experiment's time cap ran out). Empty
+	// until the experiment has finished.
+	Stopped    string `json:"stopped,omitempty"`
+	StoppedWhy string `json:"stopped_why,omitempty"`
+	Rounds     int    `json:"rounds,omitempty"` // interleaved rounds measured
 }
 
 // RunInfo is one cell of an experiment's matrix: one implementation with one
@@ -46,10 +61,6 @@ type RunInfo struct {
 	Label  string            `json:"label"`
 	Params map[string]string `json:"params,omitempty"`
 	Trials int               `json:"trials"`
-	// MaxTrials and TimeCapS bound the rounds added while a verdict of the
-	// experiment is open (0: none added; no cap).
-	MaxTrials int     `json:"max_trials,omitempty"`
-	TimeCapS  float64 `json:"time_cap_s,omitempty"`
 	// Published holds the figures the source printed for this run, keyed by
 	// metric: rps, latency_mean_ms, latency_stdev_ms, latency_max_ms,
 	// p50_ms .. p100_ms, cpu_pct, rss_mb, probe_mean_ms, ...
@@ -63,7 +74,9 @@ type RunInfo struct {
 // (run A against run B, or how A/B moves over Points), on which metric, and
 // what the write-up claimed (Claim). internal/verdict turns it into holds,
 // does not hold or inconclusive from a bootstrap interval of the ratio
-// A/B paired by round. Suites decode it straight from YAML.
+// A/B paired by round. A suite file's conclusions: decode straight into it
+// by the yaml tags, so a field added here is a key of the suite file; give a
+// field the suite must not set `yaml:"-"`.
 type Conclusion struct {
 	Text   string `json:"text" yaml:"text"`     // the claim in the write-up's words
 	Metric string `json:"metric" yaml:"metric"` // a key of RunInfo.Published, or p99_p50 (tail shape)

@@ -1,8 +1,10 @@
 package suite
 
 import (
+	"math"
 	"os"
 	"path/filepath"
+	"restbench/internal/request"
 	"runtime"
 	"strconv"
 	"strings"
@@ -138,7 +140,7 @@ func TestRealSuites(t *testing.T) {
 		for _, scale := range Scales {
 			t.Run(c.file+"/"+scale, func(t *testing.T) {
 				path := filepath.Join("../../suites", c.file+".yaml")
-				s, err := Load(path, Options{Scale: scale, Impls: m.IDs()})
+				s, err := Load(path, Options{Scale: scale, Impls: m.IDs(), Languages: m.Languages()})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -176,7 +178,7 @@ func checkCommon(t *testing.T, s *Suite, maxDuration float64) {
 		if r.Trials < 1 || r.Load.Connections < 1 || !strings.HasPrefix(r.Load.URL, "/") {
 			t.Errorf("run %q: trials %d connections %d url %q", r.ID, r.Trials, r.Load.Connections, r.Load.URL)
 		}
-		if r.Load.Body != nil && !hasHeader(r.Load.Headers, "Content-Type") {
+		if r.Load.Body != nil && !request.HasHeader(r.Load.Headers, "Content-Type") {
 			t.Errorf("run %q: a body without Content-Type", r.ID)
 		}
 		longest = max(longest, r.Load.Duration.Seconds())
@@ -231,15 +233,32 @@ func run(t *testing.T, s *Suite, id string) Run {
 // TestTimeBudget bounds the time of all five suites from their settings:
 // every trial at its full duration cap plus warm-up, plus 1.5 s to start and
 // stop the server, and every extra round an open verdict may add (up to
-// max_trials, the round that starts before time_cap included). Runs that
-// need more cores than make bench's 2 are not run there. Standard must fit
-// `make bench` in 20 minutes, quick must keep CI to about 3.
+// max_trials, and the round that starts before time_cap runs out). Runs
+// that need more cores than make bench's 2 are not run there (the runner's
+// rule: as many cores as THREADS or GOMAXPROCS, plus one when pinned; under
+// a quota, the quota). Standard must fit `make bench` in 20 minutes, quick
+// must keep CI to about 3.
 func TestTimeBudget(t *testing.T) {
 	files, err := filepath.Glob("../../suites/*.yaml")
 	if err != nil || len(files) != 5 {
 		t.Fatalf("suite files = %v (%v), want 5", files, err)
 	}
 	const cores = 2
+	needs := func(r Run) int {
+		n := 0
+		for _, k := range []string{"THREADS", "GOMAXPROCS"} {
+			if v, err := strconv.Atoi(r.Env[k]); err == nil {
+				n = max(n, v)
+			}
+		}
+		if r.Quota > 0 {
+			n = int(math.Ceil(r.Quota))
+		}
+		if r.Pinned && n > 0 {
+			n++
+		}
+		return n
+	}
 	for _, c := range []struct {
 		scale string
 		limit time.Duration
@@ -250,13 +269,11 @@ func TestTimeBudget(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			type exp struct {
-				round, min, max, cap time.Duration
-			}
+			type exp struct{ round, least, most, limit time.Duration }
 			exps := map[string]*exp{}
 			var order []string
 			for _, r := range s.Runs {
-				if n, err := strconv.Atoi(r.Env["THREADS"]); err == nil && n > cores {
+				if needs(r) > cores {
 					continue // "not run here: needs n cores"
 				}
 				e := exps[r.Experiment]
@@ -267,22 +284,22 @@ func TestTimeBudget(t *testing.T) {
 				}
 				trial := r.Load.Warmup + r.Load.Duration + 1500*time.Millisecond
 				e.round += trial
-				e.min += time.Duration(r.Trials) * trial
-				e.max += time.Duration(r.MaxTrials) * trial
-				e.cap = r.TimeCap
+				e.least += time.Duration(r.Trials) * trial
+				e.most += time.Duration(max(r.Trials, r.MaxTrials)) * trial
+				e.limit = max(e.limit, r.TimeCap)
 			}
 			for _, name := range order {
+				// The first `trials` rounds always run; after them a new
+				// round starts while the experiment has run less than its cap.
 				e := exps[name]
-				// A new round starts while the experiment has run less than
-				// its cap; the first `trials` rounds always run.
-				worst := e.max
-				if e.cap > 0 {
-					worst = min(e.max, max(e.min, e.cap+e.round))
-					if e.min >= e.cap {
-						worst = e.min
+				worst := e.most
+				if e.limit > 0 {
+					worst = min(e.most, max(e.least, e.limit+e.round))
+					if e.least >= e.limit {
+						worst = e.least
 					}
 				}
-				t.Logf("%s %s/%s: %v to %v", c.scale, s.Name, name, e.min, worst)
+				t.Logf("%s %s/%s: %v to %v", c.scale, s.Name, name, e.least, worst)
 				total += worst
 			}
 		}

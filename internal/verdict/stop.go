@@ -7,16 +7,14 @@ import (
 	"restbench/internal/result"
 )
 
-// StopFunc is what the runner asks after each interleaved round of an
-// experiment: given every trial of that experiment so far, may it stop
-// adding rounds? why says which verdicts settled or which one is still open.
-type StopFunc func(experiment string, trials []*result.Trial) (stop bool, why string)
-
-// StopRule stops an experiment once every one of its conclusions is decided:
-// its interval no longer straddles a boundary of its claim (or its runs
-// cannot run on this machine at all). An experiment without conclusions
-// stops at once; the runner's minimum trials and time cap still apply.
-func StopRule(s result.Suite) StopFunc {
+// StopRule is what the runner asks after each interleaved round of an
+// experiment (runner.Options.Enough): given every trial of that experiment
+// so far, may it stop adding rounds? It stops once every conclusion is
+// decided: its interval no longer straddles a boundary of its claim (or its
+// runs cannot run on this machine at all); why says which verdicts settled
+// or which are still open. An experiment without conclusions stops at once;
+// the runner's minimum trials and time cap still apply.
+func StopRule(s result.Suite) func(experiment string, trials []*result.Trial) (stop bool, why string) {
 	return func(experiment string, trials []*result.Trial) (bool, string) {
 		var e *result.Experiment
 		for i := range s.Experiments {
