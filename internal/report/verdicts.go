@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -102,13 +103,21 @@ func verdictDetail(v Verdict) string {
 	return b.String()
 }
 
-// xf prints a ratio with three significant digits: 1.24×, 0.947×, 488×.
+// xf prints a ratio with the digits a reader can use: 488×, 82.0×, 1.24×,
+// 0.947×, and three decimals next to 1, where the verdict's boundary
+// usually is (1.003× must not read as 1×).
 func xf(v float64) string {
-	switch {
-	case v >= 1000:
+	switch a := math.Abs(v); {
+	case a >= 1000:
 		return thousands(v) + "×"
-	case v >= 100:
+	case a >= 100:
 		return fmt.Sprintf("%.0f×", v)
+	case a >= 10:
+		return fmt.Sprintf("%.1f×", v)
+	case math.Abs(v-1) < 0.01:
+		return fmt.Sprintf("%.3f×", v)
+	case a >= 1:
+		return fmt.Sprintf("%.2f×", v)
 	}
 	return strconv.FormatFloat(v, 'g', 3, 64) + "×"
 }
