@@ -14,6 +14,7 @@ import (
 	"restbench/internal/runner"
 	"restbench/internal/server"
 	"restbench/internal/suite"
+	"restbench/internal/verdict"
 )
 
 // cmdRun runs suite files: restbench run suites/heysphere.yaml --scale quick.
@@ -69,6 +70,9 @@ func cmdRun(ctx context.Context, args []string) error {
 			Manifest: m, Out: *out, Resume: *resume, Only: *only, Trials: *trials,
 			Command: "restbench run " + strings.Join(args, " "), ReadyTimeout: *ready,
 			Log: os.Stderr, BuildLog: os.Stderr, Bar: bar,
+			// Rounds go on past the suite's trials, up to max_trials and
+			// time_cap, while a published conclusion is still undecided.
+			Enough: verdict.StopRule(s.Info),
 		})
 		if o != nil {
 			dirs = append(dirs, o.Dir)

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -29,6 +30,7 @@ type fixtureRun struct {
 	flags  map[int][]string
 	mix    bool
 	probe  bool
+	notRun string // every trial skipped with this error
 }
 
 func fixtureSuite() (result.Suite, []fixtureRun) {
@@ -43,9 +45,9 @@ func fixtureSuite() (result.Suite, []fixtureRun) {
 	}
 	runs := []fixtureRun{
 		{info: run("single-thread", "node-http", nil, map[string]float64{"rps": 14230, "latency_mean_ms": 7.0, "p50_ms": 6.2, "p99_ms": 14.1, "transfer_mb_s": 71.2}),
-			rps: []float64{11840, 12110}, meanMS: 8.3, flags: map[int][]string{2: {result.FlagClientBound}}},
+			rps: []float64{11840, 12110, 11990}, meanMS: 8.3, flags: map[int][]string{2: {result.FlagClientBound}}},
 		{info: run("single-thread", "go-nethttp", nil, map[string]float64{"rps": 8040, "latency_mean_ms": 12.4, "p50_ms": 11.9, "p99_ms": 21.5}),
-			rps: []float64{9310, 9480}, meanMS: 10.6},
+			rps: []float64{9310, 9480, 9400}, meanMS: 10.6},
 		{info: run("connections", "node-http", map[string]string{"connections": "10"}, map[string]float64{"rps": 5100}),
 			rps: []float64{6020, 6110}, meanMS: 1.65},
 		{info: run("connections", "go-nethttp", map[string]string{"connections": "10"}, map[string]float64{"rps": 7300}),
@@ -58,9 +60,16 @@ func fixtureSuite() (result.Suite, []fixtureRun) {
 			rps: []float64{17.2, 16.8}, meanMS: 4200, mix: true, probe: true},
 		{info: run("heartbeat", "node-cluster", map[string]string{"threads": "2"}, map[string]float64{"mean_ms": 14275, "median_ms": 14015, "max_ms": 35051, "min_ms": 465, "probe_mean_ms": 2423, "probe_median_ms": 544.5}),
 			rps: []float64{7.9, 8.3}, meanMS: 9800, mix: true, probe: true},
+		{info: run("heartbeat", "node-cluster", map[string]string{"threads": "12"}, map[string]float64{"mean_ms": 8340, "probe_mean_ms": 3110}),
+			rps: []float64{0, 0}, notRun: "not run here: needs 12 cores"},
 	}
 	var infos = map[string][]result.RunInfo{}
-	for _, r := range runs {
+	for i := range runs {
+		r := &runs[i]
+		r.info.Trials = len(r.rps)
+		if strings.HasPrefix(r.info.ID, "heartbeat/") {
+			r.info.Note = "published at 100 parallel requests; here 10"
+		}
 		exp := r.info.ID[:len(r.info.ID)-len(r.info.Label)-1]
 		infos[exp] = append(infos[exp], r.info)
 	}
@@ -69,16 +78,23 @@ func fixtureSuite() (result.Suite, []fixtureRun) {
 		File: "suites/mini.yaml", Scale: "quick",
 		Experiments: []result.Experiment{
 			{Name: "single-thread", Title: "Single-thread JSON echo", Description: "POST /echo with a 5 kB body, 100 connections, one core each.",
+				Rounds: 3, Stopped: result.StoppedDecided, StoppedWhy: "all 3 verdicts settled",
 				Runs: infos["single-thread"], Conclusions: []result.Conclusion{
 					{Text: "single-thread JSON echo: Node faster than Go", Metric: "rps", A: "single-thread/node-http", B: "single-thread/go-nethttp", Published: 1.77},
-					{Text: "single-thread JSON echo: Node uses more CPU than Go", Metric: "cpu_pct", A: "single-thread/node-http", B: "single-thread/go-nethttp", Published: 1.10},
+					{Text: "single-thread JSON echo: Node about 1.77x faster", Metric: "rps", A: "single-thread/node-http", B: "single-thread/go-nethttp",
+						Published: 1.77, Claim: result.ClaimBand, Low: 1.42, High: 2.21, Note: "band 1.42–2.21×: about 1.77× ±25 %"},
+					{Text: "single-thread JSON echo: both use the same CPU", Metric: "cpu_pct", A: "single-thread/node-http", B: "single-thread/go-nethttp", Published: 1, Claim: result.ClaimTie},
 				}},
-			{Name: "connections", Title: "Connections sweep", Runs: infos["connections"], Conclusions: []result.Conclusion{
-				{Text: "100 connections: Go faster than Node", Metric: "rps", A: "connections/go-nethttp connections=100", B: "connections/node-http connections=100", Published: 1.89},
-				{Text: "10 connections: Node faster than Go", Metric: "rps", A: "connections/node-http connections=10", B: "connections/go-nethttp connections=10", Published: 1.15},
-			}},
+			{Name: "connections", Title: "Connections sweep", Rounds: 2, Stopped: result.StoppedTimeCap, StoppedWhy: "2 rounds took 31s, the cap is 30s",
+				Runs: infos["connections"], Conclusions: []result.Conclusion{
+					{Text: "100 connections: Go faster than Node", Metric: "rps", A: "connections/go-nethttp connections=100", B: "connections/node-http connections=100", Published: 1.89},
+					{Text: "10 connections: Node faster than Go", Metric: "rps", A: "connections/node-http connections=10", B: "connections/go-nethttp connections=10", Published: 1.15},
+				}},
 			{Name: "heartbeat", Title: "Streaming filter with a heartbeat", Runs: infos["heartbeat"], Conclusions: []result.Conclusion{
-				{Text: "heartbeat: Go answers the health check faster than Node", Metric: "probe_median_ms", A: "heartbeat/node-cluster threads=2", B: "heartbeat/go-nethttp threads=2", Published: 1.42},
+				{Text: "heartbeat: Go answers the health check faster than Node", Metric: "probe_median_ms", A: "heartbeat/node-cluster threads=2", B: "heartbeat/go-nethttp threads=2", Published: 1.42,
+					Note: "100 parallel; here 10"},
+				{Text: "heartbeat: Node on 12 threads no faster than on 2", Metric: "mean_ms", A: "heartbeat/node-cluster threads=12", B: "heartbeat/node-cluster threads=2",
+					Claim: result.ClaimTie, Tolerance: 0.25},
 			}},
 		},
 	}
@@ -99,14 +115,23 @@ func writeFixture(t *testing.T, dir string) {
 	must(t, result.WriteJSON(filepath.Join(dir, result.EnvFile), env))
 	must(t, result.WriteJSON(filepath.Join(dir, result.SuiteFile), suite))
 	rng := rand.New(rand.NewPCG(1, 2))
+	// Third trials draw from their own generator, so that adding one leaves
+	// the figures of every other trial as they were.
+	rng3 := rand.New(rand.NewPCG(3, 4))
 	for _, r := range runs {
 		exp := r.info.ID[:len(r.info.ID)-len(r.info.Label)-1]
 		for i, rps := range r.rps {
 			n := i + 1
+			rng := rng
+			if i >= 2 {
+				rng = rng3
+			}
 			tr := result.Trial{Suite: suite.Name, Experiment: exp, Run: r.info.ID, Impl: r.info.Impl, Params: r.info.Params,
-				Trial: n, Started: started, Finished: started.Add(6 * time.Second), Status: result.StatusOK, Flags: r.flags[n],
+				Trial: n, Round: n, Started: started, Finished: started.Add(6 * time.Second), Status: result.StatusOK, Flags: r.flags[n],
 				Placement: result.Placement{ServerCPUs: "0", ClientCPUs: "1", Pinned: true}}
-			if rps == 0 {
+			if r.notRun != "" {
+				tr.Status, tr.Error = result.StatusNotRun, r.notRun
+			} else if rps == 0 {
 				tr.Status, tr.Flags = result.StatusFailed, []string{result.FlagFailed}
 				tr.Error = "server exited during the load: signal: killed (out of memory?); see stderr_tail"
 				tr.StderrTail = "fatal error: runtime: out of memory\n\ngoroutine 1 [running]:\nmain.main()"

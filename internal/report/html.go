@@ -32,7 +32,8 @@ type snippet struct {
 
 type htmlExperiment struct {
 	ID, Title string
-	Verdicts  []string
+	Verdicts  []htmlVerdict
+	Rounds    string
 	Header    []string
 	Rows      [][]string
 	// The load accounting table (accounting.go); empty when no trial has it.
@@ -80,9 +81,7 @@ func WriteHTML(w io.Writer, suites []*SuiteReport, cs Charts) error {
 			if he.AccRows = accountingRows(e); he.AccRows != nil {
 				he.AccHeader = accountingHeader
 			}
-			for _, v := range e.Verdicts {
-				he.Verdicts = append(he.Verdicts, strings.ReplaceAll(verdictLine(v), "**", ""))
-			}
+			he.Verdicts, he.Rounds = htmlVerdicts(s, e), roundsLine(e)
 			for _, c := range echartsFor(cs, e) {
 				n++
 				sn := c.RenderSnippet()
@@ -94,6 +93,7 @@ func WriteHTML(w io.Writer, suites []*SuiteReport, cs Charts) error {
 	}
 	return pageTemplate.Execute(w, map[string]any{
 		"Suites": page, "Count": n, "ECharts": template.JS(echartsJS),
+		"Summary": summaryRows(suites), "SummaryIntro": verdictsIntro,
 	})
 }
 
@@ -243,21 +243,31 @@ main { padding: 16px 24px; flex: 1; min-width: 0; }
 table { border-collapse: collapse; font-size: 13px; }
 th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: right; }
 th:first-child, td:first-child, td:last-child { text-align: left; }
+table.summary td { text-align: left; }
 </style>
 </head>
 <body data-charts="{{.Count}}">
 <nav>
 <strong>restbench report</strong>
-{{range .Suites}}<a href="#{{.ID}}">{{.Title}}</a>
+{{if .Summary}}<a href="#verdicts">Verdicts</a>
+{{end}}{{range .Suites}}<a href="#{{.ID}}">{{.Title}}</a>
 {{range .Experiments}}<a class="exp" href="#{{.ID}}">{{.Title}}</a>
 {{end}}{{end}}</nav>
 <main>
-{{range .Suites}}<section id="{{.ID}}">
+{{if .Summary}}<section id="verdicts">
+<h1>Verdicts</h1>
+<p>{{.SummaryIntro}}</p>
+<table class="summary"><tr><th>suite</th><th>claim</th><th>published</th><th>measured (95 % interval)</th><th>verdict</th></tr>
+{{range .Summary}}<tr><td><a href="#{{.SuiteID}}">{{.Suite}}</a></td><td><a href="#{{.ID}}">{{.Claim}}</a></td><td>{{.Published}}</td><td>{{.Measured}}</td><td><strong>{{.Outcome}}</strong></td></tr>
+{{end}}</table>
+</section>
+{{end}}{{range .Suites}}<section id="{{.ID}}">
 <h1>{{.Title}}</h1>
 <p>{{if .Source}}Source: {{.Source}}<br>{{end}}Results: <code>{{.Dir}}</code><br>Environment: {{.Env}}</p>
 {{range .Experiments}}<section id="{{.ID}}">
 <h2>{{.Title}}</h2>
-{{if .Verdicts}}<ul class="verdicts">{{range .Verdicts}}<li>{{.}}</li>{{end}}</ul>{{end}}
+{{if .Verdicts}}<ul class="verdicts">{{range .Verdicts}}<li id="{{.ID}}"><strong>{{.Outcome}}</strong>: {{.Text}}</li>{{end}}</ul>{{end}}
+{{if .Rounds}}<p>{{.Rounds}}</p>{{end}}
 <table><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr>
 {{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
 {{end}}</table>

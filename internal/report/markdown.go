@@ -23,14 +23,16 @@ type chartSet struct {
 	run map[*RunReport][]chartRef
 }
 
-// WriteMarkdown writes report.md: the environments, then per suite and
-// experiment the measured table, the published figures beside ours, the
-// verdicts on the published conclusions, failures and charts.
+// WriteMarkdown writes report.md: every verdict in one table, the
+// environments, then per suite and experiment the verdicts on the published
+// conclusions, the measured table, the published figures beside ours,
+// failures and charts.
 func WriteMarkdown(w io.Writer, suites []*SuiteReport, charts chartSet) error {
 	b := &strings.Builder{}
 	fmt.Fprintf(b, "# restbench report\n\n")
 	fmt.Fprintf(b, "Figures are medians over the successful trials of each run; ranges are min–max over those trials. ")
-	fmt.Fprintf(b, "Ratios are measured/published. See docs/report.md for how to read this page.\n\n")
+	fmt.Fprintf(b, "In the tables of published figures, ratios are measured/published. See docs/report.md for how to read this page.\n\n")
+	writeVerdictSummary(b, suites)
 	writeEnvs(b, suites)
 	for _, s := range suites {
 		writeSuite(b, s, charts)
@@ -88,21 +90,16 @@ func writeSuite(b *strings.Builder, s *SuiteReport, charts chartSet) {
 	}
 	fmt.Fprintf(b, "\n\n")
 	for _, e := range s.Experiments {
-		writeExperiment(b, e, charts)
+		writeExperiment(b, s, e, charts)
 	}
 }
 
-func writeExperiment(b *strings.Builder, e *ExperimentReport, charts chartSet) {
+func writeExperiment(b *strings.Builder, s *SuiteReport, e *ExperimentReport, charts chartSet) {
 	fmt.Fprintf(b, "### %s\n\n", cell(firstNonEmpty(e.Experiment.Title, e.Experiment.Name)))
 	if e.Experiment.Description != "" {
 		fmt.Fprintf(b, "%s\n\n", strings.TrimSpace(e.Experiment.Description))
 	}
-	if len(e.Verdicts) > 0 {
-		for _, v := range e.Verdicts {
-			fmt.Fprintf(b, "- %s\n", verdictLine(v))
-		}
-		fmt.Fprintf(b, "\n")
-	}
+	writeVerdicts(b, s, e)
 	writeMeasured(b, e)
 	writeAccounting(b, e)
 	writePublished(b, e)
@@ -121,16 +118,6 @@ func writeExperiment(b *strings.Builder, e *ExperimentReport, charts chartSet) {
 	if len(perRun) > 0 {
 		fmt.Fprintf(b, "<details><summary>Per-run charts (%d)</summary>\n\n%s\n</details>\n\n", len(perRun), strings.Join(perRun, "\n"))
 	}
-}
-
-// verdictLine reads like "single-thread JSON echo: Node faster than Go —
-// published 1.77×, here 1.26× (1.20–1.31 over trials): holds".
-func verdictLine(v Verdict) string {
-	if v.Outcome == NotMeasured {
-		return fmt.Sprintf("%s — %s published %s, here not measured: %s", v.Text, metricLabel(v.Metric), ratio(v.Published), v.Why)
-	}
-	return fmt.Sprintf("%s — %s published %s, here %s (%s–%s over trials): **%s**",
-		v.Text, metricLabel(v.Metric), ratio(v.Published), ratio(v.Ratio), fmt.Sprintf("%.2f", v.Lo), fmt.Sprintf("%.2f", v.Hi), v.Outcome)
 }
 
 func writeMeasured(b *strings.Builder, e *ExperimentReport) {
@@ -167,6 +154,7 @@ func writePublished(b *strings.Builder, e *ExperimentReport) {
 		return
 	}
 	fmt.Fprintf(b, "Published beside measured:\n\n")
+	writeRunNotes(b, e)
 	fmt.Fprintf(b, "| run | metric | published | measured | min–max | measured/published |\n|---|---|---:|---:|---:|---:|\n")
 	for _, r := range e.Runs {
 		for _, f := range r.Figures {

@@ -9,6 +9,7 @@ import (
 	"github.com/HdrHistogram/hdrhistogram-go"
 
 	"restbench/internal/result"
+	"restbench/internal/verdict"
 )
 
 // measured is one successful trial with its latency histogram decoded once.
@@ -20,12 +21,7 @@ type measured struct {
 
 func newMeasured(t *result.Trial) measured {
 	m := measured{trial: t}
-	if t.Load != nil && t.Load.Histogram != "" {
-		m.hist, _ = result.DecodeHistogram(t.Load.Histogram)
-	}
-	if t.Load != nil && t.Load.Probe != nil && t.Load.Probe.Histogram != "" {
-		m.probe, _ = result.DecodeHistogram(t.Load.Probe.Histogram)
-	}
+	m.hist, m.probe = verdict.Histograms(t)
 	return m
 }
 
@@ -42,109 +38,17 @@ func (m measured) stream(name string) *result.Stats {
 	return m.trial.Load.Targets[name]
 }
 
-// value returns the measured figure of a trial under a published key (see
-// result.RunInfo.Published). Percentiles come from the histogram when there
-// is one, since the summary keeps only a few of them. ok is false for a key
-// the trial cannot answer; the report then shows the published figure alone.
+// value returns the measured figure of a trial under a published key; see
+// verdict.Value.
 func (m measured) value(key string) (float64, bool) {
-	l := m.trial.Load
-	if l == nil {
-		return 0, false
-	}
-	if rest, ok := strings.CutPrefix(key, "probe_"); ok {
-		if l.Probe == nil {
-			return 0, false
-		}
-		return statsValue(l.Probe, m.probe, rest)
-	}
-	switch key {
-	case "cpu_pct":
-		if m.trial.Monitor == nil {
-			return 0, false
-		}
-		return m.trial.Monitor.ServerCPUMean, true
-	case "cpu_peak_pct":
-		if m.trial.Monitor == nil {
-			return 0, false
-		}
-		return m.trial.Monitor.ServerCPUPeak, true
-	case "rss_mb":
-		if m.trial.Monitor == nil || m.trial.Monitor.ServerRSSPeak == 0 {
-			return 0, false
-		}
-		return float64(m.trial.Monitor.ServerRSSPeak) / mib, true
-	case "client_cpu_share":
-		if m.trial.Monitor == nil {
-			return 0, false
-		}
-		return m.trial.Monitor.ClientCPUShare, true
-	}
-	return statsValue(&l.Stats, m.hist, strings.TrimPrefix(key, "latency_"))
+	return verdict.Value(m.trial, m.hist, m.probe, key)
 }
 
-// statsValue answers the keys that apply to any stream of requests: the
-// whole load, a target or the probe. The "latency_" and "probe_" prefixes
-// are already cut.
-func statsValue(s *result.Stats, h *hdrhistogram.Histogram, key string) (float64, bool) {
-	switch key {
-	case "rps":
-		return s.RPS, true
-	case "requests":
-		return float64(s.Requests), true
-	case "errors":
-		return float64(s.Errors.Total()), true
-	case "mean_ms":
-		return s.Latency.Mean, true
-	case "stdev_ms":
-		return s.Latency.Stdev, true
-	case "min_ms":
-		return s.Latency.Min, true
-	case "max_ms", "p100_ms":
-		return s.Latency.Max, true
-	case "median_ms":
-		key = "p50_ms"
-	}
-	p, ok := percentileKey(key)
-	if !ok {
-		return 0, false
-	}
-	if h != nil && h.TotalCount() > 0 {
-		return float64(h.ValueAtQuantile(p)) / 1000, true
-	}
-	switch p {
-	case 50:
-		return s.Latency.P50, true
-	case 75:
-		return s.Latency.P75, true
-	case 90:
-		return s.Latency.P90, true
-	case 99:
-		return s.Latency.P99, true
-	case 99.9:
-		return s.Latency.P999, true
-	case 99.99:
-		return s.Latency.P9999, true
-	}
-	v, ok := s.Latency.Percentiles[strconv.FormatFloat(p, 'f', -1, 64)]
-	return v, ok
-}
-
-// percentileKey parses "p99_ms" as 99 and "p999_ms" as 99.9, the way the
-// result summary names its fields.
-func percentileKey(key string) (float64, bool) {
-	digits, ok := strings.CutSuffix(strings.TrimPrefix(key, "p"), "_ms")
-	if !ok || !strings.HasPrefix(key, "p") || digits == "" {
-		return 0, false
-	}
-	if len(digits) > 2 && strings.HasPrefix(digits, "99") {
-		digits = "99." + digits[2:]
-	}
-	p, err := strconv.ParseFloat(digits, 64)
-	if err != nil || p <= 0 || p > 100 {
-		return 0, false
-	}
-	return p, true
-}
+// The report reads figures the way the verdicts do.
+var (
+	statsValue    = verdict.StatsValue
+	percentileKey = verdict.PercentileKey
+)
 
 // Spread is a figure over the successful trials of a run: the median, which
 // the report quotes, and the range, which tells how far to trust it.
@@ -184,6 +88,8 @@ var metricLabels = map[string]string{
 	"cpu_pct":          "server CPU (% of a core)",
 	"rss_mb":           "server RSS (MiB)",
 	"errors":           "errors",
+	"p99_p50":          "p99/p50 (tail shape)",
+	"cores_busy_pct":   "cores busy (% each, mean)",
 	"probe_mean_ms":    "probe mean (ms)",
 	"probe_median_ms":  "probe median (ms)",
 	"probe_max_ms":     "probe max (ms)",

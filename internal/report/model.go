@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"restbench/internal/result"
+	"restbench/internal/verdict"
 )
 
 // SuiteReport is what the report says about one results folder.
@@ -56,24 +57,17 @@ func (f Figure) Ratio() float64 {
 	return f.Measured.Median / f.Published
 }
 
+// Verdict grades one published conclusion; see internal/verdict.
+type Verdict = verdict.Verdict
+
 // Verdict outcomes.
 const (
-	Holds        = "holds"
-	DoesNotHold  = "does not hold here"
-	Inconclusive = "inconclusive"
-	NotMeasured  = "not measured"
+	Holds        = verdict.Holds
+	DoesNotHold  = verdict.DoesNotHold
+	Inconclusive = verdict.Inconclusive
+	NotMeasured  = verdict.NotMeasured
+	NotRun       = verdict.NotRun
 )
-
-// Verdict checks one published conclusion against the trials.
-type Verdict struct {
-	result.Conclusion
-	// Ratio is median(A)/median(B); Lo and Hi bound it over the trials:
-	// min(A)/max(B) and max(A)/min(B).
-	Ratio, Lo, Hi float64
-	Outcome       string
-	// Why says, when the outcome is NotMeasured, what is missing.
-	Why string
-}
 
 // standardKeys are measured for every run, published or not.
 var standardKeys = []string{"rps", "latency_mean_ms", "latency_stdev_ms", "p50_ms", "p99_ms", "latency_max_ms", "errors", "cpu_pct", "rss_mb"}
@@ -83,15 +77,15 @@ func Build(r *Results) *SuiteReport {
 	sr := &SuiteReport{Dir: r.Dir, Env: r.Env, Suite: r.Suite}
 	for _, e := range r.Suite.Experiments {
 		er := &ExperimentReport{Experiment: e}
-		byID := map[string]*RunReport{}
+		trials := map[string][]*result.Trial{}
 		for _, info := range e.Runs {
 			rr := buildRun(info, r.Trials[info.ID])
 			er.Runs = append(er.Runs, rr)
-			byID[info.ID] = rr
+			for i := range rr.Trials {
+				trials[info.ID] = append(trials[info.ID], &rr.Trials[i])
+			}
 		}
-		for _, c := range e.Conclusions {
-			er.Verdicts = append(er.Verdicts, verdict(c, byID[c.A], byID[c.B]))
-		}
+		er.Verdicts = verdict.EvaluateExperiment(e, trials)
 		er.Param = matrixParam(e.Runs)
 		sr.Experiments = append(sr.Experiments, er)
 	}
@@ -148,50 +142,6 @@ func buildRun(info result.RunInfo, trials []result.Trial) *RunReport {
 		return rr.Figures[i].Key < rr.Figures[j].Key
 	})
 	return rr
-}
-
-// verdict decides whether a published ratio still points the same way: it
-// holds when the measured ratio is on the same side of 1 as the published
-// one, over the whole range the trials allow; when that range straddles 1
-// the trials cannot tell.
-func verdict(c result.Conclusion, a, b *RunReport) Verdict {
-	v := Verdict{Conclusion: c, Outcome: NotMeasured}
-	for _, x := range []struct {
-		id string
-		r  *RunReport
-	}{{c.A, a}, {c.B, b}} {
-		switch {
-		case x.r == nil:
-			v.Why = fmt.Sprintf("run %q is not in the suite; fix the conclusion's run ids", x.id)
-		case x.r.Measured[c.Metric].N == 0:
-			v.Why = fmt.Sprintf("no successful trial of %s measured %s", x.id, c.Metric)
-		case x.r.Measured[c.Metric].Min == 0 && x.id == c.B:
-			v.Why = fmt.Sprintf("%s of %s is 0", c.Metric, x.id)
-		default:
-			continue
-		}
-		return v
-	}
-	sa, sb := a.Measured[c.Metric], b.Measured[c.Metric]
-	v.Ratio = sa.Median / sb.Median
-	v.Lo = sa.Min / sb.Max
-	v.Hi = sa.Max / sb.Min
-	switch {
-	case c.Published == 1:
-		// A published tie holds while the trials allow a tie.
-		if v.Lo <= 1.05 && v.Hi >= 0.95 {
-			v.Outcome = Holds
-		} else {
-			v.Outcome = DoesNotHold
-		}
-	case v.Lo <= 1 && v.Hi >= 1:
-		v.Outcome = Inconclusive
-	case (v.Ratio > 1) == (c.Published > 1):
-		v.Outcome = Holds
-	default:
-		v.Outcome = DoesNotHold
-	}
-	return v
 }
 
 // matrixParam picks the parameter the runs vary along, for the line charts:

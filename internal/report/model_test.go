@@ -8,34 +8,6 @@ import (
 	"restbench/internal/result"
 )
 
-func TestVerdict(t *testing.T) {
-	run := func(min, med, max float64) *RunReport {
-		return &RunReport{Measured: map[string]Spread{"rps": {Median: med, Min: min, Max: max, N: 2}}}
-	}
-	for _, c := range []struct {
-		name      string
-		published float64
-		a, b      *RunReport
-		want      string
-	}{
-		{"same side, clear", 1.77, run(110, 120, 130), run(90, 95, 100), Holds},
-		{"other side", 1.77, run(80, 85, 90), run(100, 105, 110), DoesNotHold},
-		{"published below 1, measured below", 0.6, run(50, 55, 60), run(100, 105, 110), Holds},
-		{"ranges straddle 1", 1.3, run(95, 105, 115), run(98, 100, 102), Inconclusive},
-		{"published tie, measured tie", 1, run(99, 100, 101), run(99, 100, 101), Holds},
-		{"published tie, measured apart", 1, run(150, 155, 160), run(99, 100, 101), DoesNotHold},
-		{"no trials", 1.5, &RunReport{Measured: map[string]Spread{}}, run(1, 2, 3), NotMeasured},
-		{"unknown run", 1.5, nil, run(1, 2, 3), NotMeasured},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			v := verdict(result.Conclusion{Metric: "rps", A: "a", B: "b", Published: c.published}, c.a, c.b)
-			if v.Outcome != c.want {
-				t.Errorf("outcome = %q (ratio %.3f, %.3f–%.3f, %s), want %q", v.Outcome, v.Ratio, v.Lo, v.Hi, v.Why, c.want)
-			}
-		})
-	}
-}
-
 func TestKeysAndParams(t *testing.T) {
 	for key, want := range map[string]float64{"p50_ms": 50, "p99_ms": 99, "p999_ms": 99.9, "p9999_ms": 99.99, "p100_ms": 100, "p66_ms": 66} {
 		if got, ok := percentileKey(key); !ok || got != want {

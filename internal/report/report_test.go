@@ -43,19 +43,19 @@ func TestReportFixture(t *testing.T) {
 		}
 		s := spreadOf(ok)
 		row := tableRow(t, string(md), r.info.Label, "req/s")
-		if got, want := row["req/s"], num(s.Median); got != want {
+		if got, want := row["req/s"], med(s); got != want {
 			t.Errorf("%s: req/s cell = %q, want %q (median of %v)", r.info.ID, got, want, ok)
 		}
-		if got, want := row["req/s min–max"], num(s.Min)+"–"+num(s.Max); got != want {
+		if got, want := row["req/s min–max"], rng(s); got != want {
 			t.Errorf("%s: range cell = %q, want %q", r.info.ID, got, want)
 		}
 		if got, want := row["trials ok"], strconv.Itoa(len(ok))+"/"+strconv.Itoa(len(r.rps)); got != want {
 			t.Errorf("%s: trials cell = %q, want %q", r.info.ID, got, want)
 		}
 	}
-	// Hand-checked cells: the median of two trials is their mean.
+	// Hand-checked cells: the median of three trials is the middle one.
 	for _, c := range []struct{ label, col, want string }{
-		{"node-http", "req/s", "11,975"},
+		{"node-http", "req/s", "11,990"},
 		{"node-http", "flags", "client-bound"},
 		{"go-nethttp connections=100", "req/s", "9900"},
 		{"go-nethttp connections=100", "flags", "failed 1/2"},
@@ -66,11 +66,15 @@ func TestReportFixture(t *testing.T) {
 		}
 	}
 	for _, want := range []string{
-		"single-thread JSON echo: Node faster than Go — req/s published 1.77×, here 1.27×",
-		"10 connections: Node faster than Go — req/s published 1.15×, here 0.76× (0.75–0.77 over trials): **does not hold here**",
-		"100 connections: Go faster than Node — req/s published 1.89×, here 1.59×",
-		"Node uses more CPU than Go — server CPU (% of a core) published 1.10×",
-		"**inconclusive**",
+		"| [mini](#suite-mini) | [single-thread JSON echo: Node faster than Go](#v-mini-single-thread-1) | 1.77× | 1.28× (1.27–1.28) | **holds** |",
+		"| [mini](#suite-mini) | [single-thread JSON echo: Node about 1.77x faster](#v-mini-single-thread-2) | 1.77× (band 1.42–2.21×: about 1.77× ±25 %) | 1.28× (1.27–1.28) | **does not hold here** |",
+		`<a id="v-mini-single-thread-1"></a>**holds**: single-thread JSON echo: Node faster than Go — req/s, single-thread/node-http over single-thread/go-nethttp: published 1.77×, here 1.28×`,
+		"Rule: 95 % interval of the paired ratio above 1×.",
+		"Rule: 95 % interval of the paired ratio inside 1.42×–2.21×.",
+		"**inconclusive**: 10 connections: Node faster than Go",
+		"Inconclusive: 2 paired round(s); a verdict needs 3.",
+		"Rounds: 3; stopped when every verdict settled (all 3 verdicts settled).",
+		"Rounds: 2; stopped by the time cap (2 rounds took 31s, the cap is 30s).",
 		"| transfer_mb_s | 71.2 | — | — | — |",
 		"**go-nethttp connections=100 trial 2 failed:** server exited during the load",
 		"> fatal error: runtime: out of memory",

@@ -65,17 +65,60 @@ type RunInfo struct {
 	// metric: rps, latency_mean_ms, latency_stdev_ms, latency_max_ms,
 	// p50_ms .. p100_ms, cpu_pct, rss_mb, probe_mean_ms, ...
 	Published map[string]float64 `json:"published,omitempty"`
+	// Note stands beside the published figures when they came from another
+	// load than ours ("published at 100 parallel requests; here 10").
+	Note string `json:"note,omitempty"`
 }
 
-// Conclusion is one published claim the report checks: the ratio
-// Metric(Run A) / Metric(Run B), published and measured, and whether it still
-// points the same way. A suite file's conclusions: decode straight into it by
-// the yaml tags, so a field added here is a key of the suite file; give a
+// Conclusion is one published claim the report grades: what is compared
+// (run A against run B, or how A/B moves over Points), on which metric, and
+// what the write-up claimed (Claim). internal/verdict turns it into holds,
+// does not hold or inconclusive from a bootstrap interval of the ratio
+// A/B paired by round. A suite file's conclusions: decode straight into it
+// by the yaml tags, so a field added here is a key of the suite file; give a
 // field the suite must not set `yaml:"-"`.
 type Conclusion struct {
-	Text      string  `json:"text" yaml:"text"`     // "single-thread JSON echo: Node faster than Go"
-	Metric    string  `json:"metric" yaml:"metric"` // a key of RunInfo.Published, e.g. rps
-	A         string  `json:"a" yaml:"a"`           // run id
-	B         string  `json:"b" yaml:"b"`           // run id
-	Published float64 `json:"published" yaml:"published"`
+	Text   string `json:"text" yaml:"text"`     // the claim in the write-up's words
+	Metric string `json:"metric" yaml:"metric"` // a key of RunInfo.Published, or p99_p50 (tail shape)
+	A      string `json:"a,omitempty" yaml:"a"` // run id
+	B      string `json:"b,omitempty" yaml:"b"` // run id
+	// Published is the ratio A/B the write-up printed; 0 in a suite file
+	// means "derive it from the runs' published figures".
+	Published float64 `json:"published,omitempty" yaml:"published"`
+	// Claim is how the ratio is graded: direction (the default: on the
+	// published side of 1), band (inside Low..High), tie (within
+	// ±Tolerance of 1), grows or shrinks (the fitted change of the metric,
+	// or of A/B, over Points is above or below 1).
+	Claim string `json:"claim,omitempty" yaml:"claim"`
+	// Low and High bound a band: "about 2×" is written 1.6–2.5×, "far
+	// slower" as a Low alone. High 0 means no upper bound.
+	Low  float64 `json:"low,omitempty" yaml:"low"`
+	High float64 `json:"high,omitempty" yaml:"high"`
+	// Tolerance of a tie, as a fraction: 0.05 (the default) is ±5 %.
+	Tolerance float64 `json:"tolerance,omitempty" yaml:"tolerance"`
+	// Over names the parameter a trend moves along, and Points its cells.
+	Over   string  `json:"over,omitempty" yaml:"over"`
+	Points []Point `json:"points,omitempty" yaml:"points"`
+	// Note stands beside the published figure: how a band was derived, or
+	// that the published load differs from ours (100 parallel against 10).
+	Note string `json:"note,omitempty" yaml:"note"`
 }
+
+// Point is one cell of a trend: run A (over run B, when given) at X.
+type Point struct {
+	X float64 `json:"x" yaml:"x"`
+	A string  `json:"a" yaml:"a"`
+	B string  `json:"b,omitempty" yaml:"b"`
+}
+
+// Claim kinds of a Conclusion.
+const (
+	ClaimDirection = "direction"
+	ClaimBand      = "band"
+	ClaimTie       = "tie"
+	ClaimGrows     = "grows"
+	ClaimShrinks   = "shrinks"
+)
+
+// Claims lists the claim kinds, for suite validation.
+var Claims = []string{ClaimDirection, ClaimBand, ClaimTie, ClaimGrows, ClaimShrinks}

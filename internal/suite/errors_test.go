@@ -141,7 +141,7 @@ func TestLoadErrors(t *testing.T) {
 		{"max_trials below trials", variant(6, "  duration: 1s\n  trials: 3\n  max_trials: 2"), Options{}, ":8: max_trials: 2 is fewer than trials (3)"},
 		{"time_cap without unit", variant(6, "  duration: 1s\n  time_cap: 5"), Options{}, `:7: time_cap: "5" is not a duration`},
 		{"placement hosts misspelt", variant(6, "  duration: 1s\n  placement: host"), Options{}, `:7: placement: "host" is not one of pinned, shared, hosts`},
-		{"conclusion with an unknown field", variant(18, "      - {text: t, metric: rps, a: e/a c=10, b: e/b c=10, verdict: x}"), Options{}, ":18: verdict: unknown field in conclusions (known: a, b, metric, published, text)"},
+		{"conclusion with an unknown field", variant(18, "      - {text: t, metric: rps, a: e/a c=10, b: e/b c=10, verdict: x}"), Options{}, ":18: verdict: unknown field in conclusions (known: a, b, claim, high, low, metric, note, over, points, published, text, tolerance)"},
 		{"conclusion published not a number", variant(18, "      - {text: t, metric: rps, a: e/a c=10, b: e/b c=10, published: lots}"), Options{}, `:18: published: "lots" is not a number`},
 		{"unknown key in request", variant(5, "  request: {path: /time, verb: GET}"), Options{}, ":5: verb: unknown field in request (known: body, headers, method, path)"},
 		{"unknown key in defaults", variant(6, "  duration: 1s\n  conections: 10"), Options{}, ":7: conections: unknown field in defaults"},

@@ -42,7 +42,7 @@ func (f *file) expand(scale string, langs map[string]string) ([]Run, []pending, 
 				if err != nil {
 					return nil, nil, info, err
 				}
-				r.Experiment, r.Impl, r.Label, r.Params, r.Published = e.Name.V, impl, c.label, c.params, c.published
+				r.Experiment, r.Impl, r.Label, r.Params, r.Published, r.Note = e.Name.V, impl, c.label, c.params, c.published, c.note
 				exp = append(exp, r)
 				expPend = append(expPend, pd)
 			}
@@ -79,6 +79,7 @@ type cellResult struct {
 	params    map[string]string
 	label     string
 	published map[string]float64
+	note      string
 	excluded  bool
 }
 
@@ -104,6 +105,9 @@ func (e *experiment) applyCells(impl string, combo combination, used []bool) cel
 		}
 		if c.Label.V != "" {
 			out.label = c.Label.V
+		}
+		if c.Note.V != "" {
+			out.note = c.Note.V
 		}
 		if c.Published != nil && out.published == nil {
 			out.published = map[string]float64{}
@@ -304,36 +308,52 @@ func (e *experiment) info(runs []Run, scale string) (result.Experiment, error) {
 	for i, r := range runs {
 		byID[r.ID] = &runs[i]
 		ex.Runs = append(ex.Runs, result.RunInfo{
-			ID: r.ID, Impl: r.Impl, Label: r.Label, Params: r.Params, Trials: r.Trials, Published: r.Published,
+			ID: r.ID, Impl: r.Impl, Label: r.Label, Params: r.Params, Trials: r.Trials, Published: r.Published, Note: r.Note,
 		})
 	}
 	for _, c := range e.Conclusions.Items {
-		a, b := byID[c.A], byID[c.B]
-		if a == nil || b == nil {
+		missing, key := "", "a"
+		for _, id := range c.runs() {
+			if byID[id] == nil && missing == "" {
+				missing = id
+				if id == c.B {
+					key = "b"
+				} else if id != c.A {
+					key = "points"
+				}
+			}
+		}
+		if missing != "" {
 			if scale != "full" {
 				continue
 			}
-			missing, key := c.A, "a"
-			if a != nil {
-				missing, key = c.B, "b"
-			}
 			return ex, yamlfile.Errorf(c.at(key), "conclusions", "no run %q in experiment %s (runs: %s)", missing, e.Name.V, strings.Join(runIDs(runs), ", "))
 		}
-		ratio := c.Published
-		if ratio == 0 {
-			pa, okA := a.Published[c.Metric]
-			pb, okB := b.Published[c.Metric]
+		// Every field of the conclusion goes on, the published ratio filled
+		// in (a trend's is its published points, which the verdict reads).
+		rc := c.Conclusion
+		if rc.Published == 0 && c.A != "" {
+			pa, okA := publishedOf(byID[c.A].Published, c.Metric)
+			pb, okB := publishedOf(byID[c.B].Published, c.Metric)
 			if !okA || !okB || pb == 0 {
 				return ex, yamlfile.Errorf(c.node, "published", "give the published ratio, or published %s figures for both %s and %s", c.Metric, c.A, c.B)
 			}
-			ratio = pa / pb
+			rc.Published = pa / pb
 		}
-		// Every field of the conclusion goes on, the published ratio filled in.
-		rc := c.Conclusion
-		rc.Published = ratio
 		ex.Conclusions = append(ex.Conclusions, rc)
 	}
 	return ex, nil
+}
+
+// publishedOf reads a published figure, or p99/p50 from two of them.
+func publishedOf(pub map[string]float64, metric string) (float64, bool) {
+	if metric == "p99_p50" {
+		p99, ok1 := pub["p99_ms"]
+		p50, ok2 := pub["p50_ms"]
+		return p99 / p50, ok1 && ok2 && p50 != 0
+	}
+	v, ok := pub[metric]
+	return v, ok
 }
 
 func runIDs(runs []Run) []string {

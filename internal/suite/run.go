@@ -51,4 +51,5 @@ type Run struct {
 	MaxTrials int
 	TimeCap   time.Duration
 	Published map[string]float64 // published figures for this cell (see result.RunInfo)
+	Note      string             // beside the published figures (see result.RunInfo)
 }

@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -291,13 +292,15 @@ func (m *matrix) UnmarshalYAML(n *yaml.Node) error {
 }
 
 // cell selects matrix cells (every condition must hold) and changes them:
-// extra settings, a label, exclusion, the published figures.
+// extra settings, a label, exclusion, the published figures and a note
+// beside them (when they came from another load than the scale sends).
 type cell struct {
 	When      when          `yaml:"when"`
 	Set       *settings     `yaml:"set"`
 	Label     yamlfile.Name `yaml:"label"`
 	Exclude   *boolean      `yaml:"exclude"`
 	Published published     `yaml:"published"`
+	Note      yamlfile.Name `yaml:"note"`
 	node      *yaml.Node
 }
 
@@ -343,7 +346,12 @@ var Metrics = []string{
 	"p50_ms", "p66_ms", "p75_ms", "p80_ms", "p90_ms", "p95_ms", "p98_ms", "p99_ms", "p100_ms",
 	"cpu_pct", "rss_mb",
 	"probe_mean_ms", "probe_median_ms", "probe_min_ms", "probe_max_ms",
+	"cores_busy_pct",
 }
+
+// conclusionMetrics are what a conclusion may compare: any published key,
+// and p99_p50, the tail's shape (verdict.ShapeKey; published: p99_ms/p50_ms).
+var conclusionMetrics = append(slices.Clone(Metrics), "p99_p50")
 
 // published is the figures the write-up printed for a cell, by metric.
 type published map[string]float64
@@ -380,16 +388,51 @@ func (c *conclusion) UnmarshalYAML(n *yaml.Node) error {
 	if err := yamlfile.DecodeFields(n, "conclusions", &c.Conclusion); err != nil {
 		return err
 	}
-	if c.Text == "" || c.Metric == "" || c.A == "" || c.B == "" {
+	trend := c.Claim == result.ClaimGrows || c.Claim == result.ClaimShrinks
+	switch {
+	case c.Text == "" || c.Metric == "":
+		return yamlfile.Errorf(n, "conclusions", "each needs text and metric")
+	case c.Claim != "" && !contains(result.Claims, c.Claim):
+		return yamlfile.Errorf(c.at("claim"), "claim", "%q is not one of %s", c.Claim, strings.Join(result.Claims, ", "))
+	case trend && len(c.Points) < 2:
+		return yamlfile.Errorf(n, "points", "a %s claim needs two or more points ({x: 100, a: RUN, b: RUN}; b optional)", c.Claim)
+	case !trend && (c.A == "" || c.B == ""):
 		return yamlfile.Errorf(n, "conclusions", "each needs text, metric, a and b (run ids)")
+	case !contains(conclusionMetrics, c.Metric):
+		return yamlfile.Errorf(c.at("metric"), "metric", "%q is not one of %s", c.Metric, strings.Join(conclusionMetrics, ", "))
+	case c.Claim == result.ClaimBand && c.Low <= 0:
+		return yamlfile.Errorf(n, "low", "a band needs low (and high, unless it is open above): \"about 2x\" is low: 1.6, high: 2.5")
+	case c.High != 0 && c.High <= c.Low:
+		return yamlfile.Errorf(c.at("high"), "high", "%g is not above low %g", c.High, c.Low)
 	}
-	if !contains(Metrics, c.Metric) {
-		return yamlfile.Errorf(yamlfile.Value(n, "metric"), "metric", "%q is not one of %s", c.Metric, strings.Join(Metrics, ", "))
+	for _, key := range []string{"published", "tolerance"} {
+		if v := yamlfile.Value(n, key); v != nil && (key == "published" && c.Published <= 0 || key == "tolerance" && c.Tolerance <= 0) {
+			return yamlfile.Errorf(v, key, "%s must be more than 0", v.Value)
+		}
 	}
-	if v := yamlfile.Value(n, "published"); v != nil && c.Published <= 0 {
-		return yamlfile.Errorf(v, "published", "%s must be more than 0", v.Value)
+	for _, p := range c.Points {
+		if p.A == "" {
+			return yamlfile.Errorf(c.at("points"), "points", "each point needs x and a (and b for a ratio)")
+		}
 	}
 	return nil
+}
+
+// runs names every run the conclusion compares: A and B, or its points'.
+func (c *conclusion) runs() []string {
+	var ids []string
+	for _, id := range []string{c.A, c.B} {
+		if id != "" {
+			ids = append(ids, id)
+		}
+	}
+	for _, p := range c.Points {
+		ids = append(ids, p.A)
+		if p.B != "" {
+			ids = append(ids, p.B)
+		}
+	}
+	return ids
 }
 
 // at is the node of a conclusion's key, for errors about its value.

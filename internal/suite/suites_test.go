@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"restbench/internal/request"
@@ -40,9 +41,12 @@ func TestRealSuites(t *testing.T) {
 					t.Errorf("%s: want POST /echo with the 5,104-byte fixture, got %s %s with %d bytes", r.ID, r.Load.Method, r.Load.URL, len(r.Load.Body))
 				}
 			}
-			q := run(t, s, "quota-1cpu/go-nethttp GOMAXPROCS=cores")
-			if q.Quota != 1 || q.Pinned || q.Env["GOMAXPROCS"] != strconv.Itoa(runtime.NumCPU()) {
-				t.Errorf("quota cell = quota %v pinned %v env %v, want quota 1, shared, GOMAXPROCS=%d", q.Quota, q.Pinned, q.Env, runtime.NumCPU())
+			q := run(t, s, "quota-1cpu/go-nethttp GOMAXPROCS=4")
+			if q.Quota != 1 || q.Pinned || q.Env["GOMAXPROCS"] != "4" {
+				t.Errorf("quota cell = quota %v pinned %v env %v, want quota 1, shared, GOMAXPROCS=4 as published", q.Quota, q.Pinned, q.Env)
+			}
+			if r := run(t, s, "all-cores/go-nethttp GOMAXPROCS=cores"); r.Env["GOMAXPROCS"] != strconv.Itoa(runtime.NumCPU()) {
+				t.Errorf("all-cores Go env = %v, want GOMAXPROCS=%d", r.Env, runtime.NumCPU())
 			}
 			if _, set := run(t, s, "quota-1cpu/go-nethttp GOMAXPROCS=unset").Env["GOMAXPROCS"]; set {
 				t.Errorf("GOMAXPROCS=unset must leave GOMAXPROCS out of the environment")
@@ -57,7 +61,7 @@ func TestRealSuites(t *testing.T) {
 				t.Errorf("wrk cross-check engine = %q", r.Engine)
 			}
 		}},
-		{"joshuous-sum", map[string]want{"quick": {5, 1, 5}, "standard": {5, 3, 15}, "full": {5, 3, 300}}, func(t *testing.T, s *Suite) {
+		{"joshuous-sum", map[string]want{"quick": {7, 1, 5}, "standard": {7, 3, 12}, "full": {7, 3, 300}}, func(t *testing.T, s *Suite) {
 			for _, r := range s.Runs {
 				if r.Load.KeepAlive || r.Load.MaxRequests == 0 || r.Load.URL != "/sum" {
 					t.Errorf("%s: want ab-style runs (no keep-alive, a request count) on /sum", r.ID)
@@ -66,6 +70,9 @@ func TestRealSuites(t *testing.T) {
 			if r := run(t, s, "sum/node-express pm2"); r.Env["CLUSTER"] != "pm2" || r.Env["THREADS"] != "auto" {
 				t.Errorf("pm2 env = %v", r.Env)
 			}
+			if r := run(t, s, "sum/node-express pm2 x8"); r.Env["CLUSTER"] != "pm2" || r.Env["THREADS"] != "8" {
+				t.Errorf("pm2 x8 env = %v, want the published 8 workers", r.Env)
+			}
 			if run(t, s, "sum-ab/go-chi").Engine != "ab" {
 				t.Errorf("no ab cross-check")
 			}
@@ -73,7 +80,7 @@ func TestRealSuites(t *testing.T) {
 				t.Errorf("full scale must send the published 50000 requests")
 			}
 		}},
-		{"fastify-fasthttp", map[string]want{"quick": {4, 1, 5}, "standard": {4, 3, 12}, "full": {4, 3, 600}}, func(t *testing.T, s *Suite) {
+		{"fastify-fasthttp", map[string]want{"quick": {4, 1, 5}, "standard": {4, 3, 8}, "full": {4, 3, 600}}, func(t *testing.T, s *Suite) {
 			r := run(t, s, "hello/go-fasthttp c=500")
 			if r.Load.Connections != 500 || r.Load.KeepAlive || r.Published["p100_ms"] != 62 {
 				t.Errorf("c=500 cell = %d conns, keepalive %v, published %v", r.Load.Connections, r.Load.KeepAlive, r.Published)
@@ -82,7 +89,7 @@ func TestRealSuites(t *testing.T) {
 				t.Errorf("full scale must send the published 1,000,000 requests")
 			}
 		}},
-		{"heysphere", map[string]want{"quick": {12, 1, 1}, "standard": {30, 2, 4}, "full": {30, 3, 30}}, func(t *testing.T, s *Suite) {
+		{"heysphere", map[string]want{"quick": {12, 1, 1}, "standard": {30, 3, 3}, "full": {30, 3, 30}}, func(t *testing.T, s *Suite) {
 			capacity := "closed-loop/node-express c=100"
 			run(t, s, capacity)
 			for _, r := range s.Runs {
@@ -100,7 +107,7 @@ func TestRealSuites(t *testing.T) {
 				t.Errorf("work mix = %+v, want light 90 /time and heavy 10 /time?work=1", w.Load.Mix)
 			}
 		}},
-		{"filter-heartbeat", map[string]want{"quick": {6, 1, 3}, "standard": {6, 2, 15}, "full": {6, 3, 3600}}, func(t *testing.T, s *Suite) {
+		{"filter-heartbeat", map[string]want{"quick": {8, 1, 3}, "standard": {8, 3, 12}, "full": {8, 3, 3600}}, func(t *testing.T, s *Suite) {
 			size := map[string]int{"quick": 256_000, "standard": 5_000_000, "full": 5_000_000}[s.Scale]
 			first := s.Runs[0].Load.Body
 			for _, r := range s.Runs {
@@ -118,8 +125,15 @@ func TestRealSuites(t *testing.T) {
 					t.Errorf("%s: THREADS=%s pinned=%v, want only THREADS=1 pinned", r.ID, r.Env["THREADS"], r.Pinned)
 				}
 			}
-			if every := s.Runs[0].Load.ProbeEvery; (s.Scale == "quick") != (every < 5*time.Second) {
-				t.Errorf("probe every %v at %s: 5s except at quick", every, s.Scale)
+			// At least 30 probes a cell over its trials (verdict.MinProbes):
+			// shorter runs probe more often.
+			for _, r := range s.Runs {
+				if probes := float64(r.Trials) * r.Load.Duration.Seconds() / r.Load.ProbeEvery.Seconds(); s.Scale != "full" && probes < 30 {
+					t.Errorf("%s: %v probes every %v over %d trials of %v: under 30", r.ID, probes, r.Load.ProbeEvery, r.Trials, r.Load.Duration)
+				}
+			}
+			if every := s.Runs[0].Load.ProbeEvery; (s.Scale == "full") != (every == 5*time.Second) {
+				t.Errorf("probe every %v at %s: the published 5s at full scale only", every, s.Scale)
 			}
 		}},
 	} {
@@ -184,6 +198,14 @@ func checkCommon(t *testing.T, s *Suite, maxDuration float64) {
 			}
 		}
 		for _, c := range e.Conclusions {
+			if len(c.Points) > 0 {
+				for _, p := range c.Points {
+					if !ids[p.A] || (p.B != "" && !ids[p.B]) {
+						t.Errorf("conclusion %q: point %+v names a missing run", c.Text, p)
+					}
+				}
+				continue
+			}
 			if !ids[c.A] || !ids[c.B] || c.Published <= 0 {
 				t.Errorf("conclusion %+v: runs missing or no published ratio", c)
 			}
@@ -210,12 +232,32 @@ func run(t *testing.T, s *Suite, id string) Run {
 
 // TestTimeBudget bounds the time of all five suites from their settings:
 // every trial at its full duration cap plus warm-up, plus 1.5 s to start and
-// stop the server. Standard must fit `make bench` in 20 minutes, quick must
-// keep CI to about 3.
+// stop the server, and every extra round an open verdict may add (up to
+// max_trials, and the round that starts before time_cap runs out). Runs
+// that need more cores than make bench's 2 are not run there (the runner's
+// rule: as many cores as THREADS or GOMAXPROCS, plus one when pinned; under
+// a quota, the quota). Standard must fit `make bench` in 20 minutes, quick
+// must keep CI to about 3.
 func TestTimeBudget(t *testing.T) {
 	files, err := filepath.Glob("../../suites/*.yaml")
 	if err != nil || len(files) != 5 {
 		t.Fatalf("suite files = %v (%v), want 5", files, err)
+	}
+	const cores = 2
+	needs := func(r Run) int {
+		n := 0
+		for _, k := range []string{"THREADS", "GOMAXPROCS"} {
+			if v, err := strconv.Atoi(r.Env[k]); err == nil {
+				n = max(n, v)
+			}
+		}
+		if r.Quota > 0 {
+			n = int(math.Ceil(r.Quota))
+		}
+		if r.Pinned && n > 0 {
+			n++
+		}
+		return n
 	}
 	for _, c := range []struct {
 		scale string
@@ -227,8 +269,38 @@ func TestTimeBudget(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			type exp struct{ round, least, most, limit time.Duration }
+			exps := map[string]*exp{}
+			var order []string
 			for _, r := range s.Runs {
-				total += time.Duration(r.Trials) * (r.Load.Warmup + r.Load.Duration + 1500*time.Millisecond)
+				if needs(r) > cores {
+					continue // "not run here: needs n cores"
+				}
+				e := exps[r.Experiment]
+				if e == nil {
+					e = &exp{}
+					exps[r.Experiment] = e
+					order = append(order, r.Experiment)
+				}
+				trial := r.Load.Warmup + r.Load.Duration + 1500*time.Millisecond
+				e.round += trial
+				e.least += time.Duration(r.Trials) * trial
+				e.most += time.Duration(max(r.Trials, r.MaxTrials)) * trial
+				e.limit = max(e.limit, r.TimeCap)
+			}
+			for _, name := range order {
+				// The first `trials` rounds always run; after them a new
+				// round starts while the experiment has run less than its cap.
+				e := exps[name]
+				worst := e.most
+				if e.limit > 0 {
+					worst = min(e.most, max(e.least, e.limit+e.round))
+					if e.least >= e.limit {
+						worst = e.least
+					}
+				}
+				t.Logf("%s %s/%s: %v to %v", c.scale, s.Name, name, e.least, worst)
+				total += worst
 			}
 		}
 		t.Logf("%s: at most %v", c.scale, total)

@@ -1,0 +1,229 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"restbench/internal/result"
+)
+
+// verdictsIntro opens the summary table in both report.md and report.html.
+const verdictsIntro = "Every conclusion of the published write-ups, graded on this machine. " +
+	"Ratios are paired per round: round k measures trial k of every run of an experiment side by side, " +
+	"and the measured figure is the median of the per-round ratios A/B with its 95 % bootstrap interval " +
+	"(a trend: the change its fitted line implies over the parameter's range). " +
+	"A claim holds when the interval lies wholly inside the region the claim names, does not hold when it lies wholly outside, " +
+	"and is inconclusive while it straddles a boundary."
+
+// summaryRow is one conclusion in the opening table.
+type summaryRow struct {
+	Suite, SuiteID string
+	ID             string // the anchor of the verdict's line in its section
+	Claim          string
+	Published      string
+	Measured       string
+	Outcome        string
+}
+
+// verdictID is the anchor of a verdict's line in its experiment's section.
+func verdictID(s *SuiteReport, e *ExperimentReport, i int) string {
+	return "v-" + slug(s.Suite.Name) + "-" + slug(e.Experiment.Name) + "-" + strconv.Itoa(i+1)
+}
+
+func summaryRows(suites []*SuiteReport) []summaryRow {
+	var rows []summaryRow
+	for _, s := range suites {
+		for _, e := range s.Experiments {
+			for i, v := range e.Verdicts {
+				rows = append(rows, summaryRow{
+					Suite: s.Suite.Name, SuiteID: anchor(s.Suite.Name), ID: verdictID(s, e, i),
+					Claim: v.Text, Published: publishedCell(v), Measured: measuredCell(v), Outcome: v.Outcome,
+				})
+			}
+		}
+	}
+	return rows
+}
+
+// publishedCell is the published ratio, the band a claim derives from it,
+// and the conclusion's note (another load, say).
+func publishedCell(v Verdict) string {
+	s := "—"
+	if v.Published != 0 {
+		s = xf(v.Published)
+	}
+	if v.Note != "" {
+		s += " (" + v.Note + ")"
+	}
+	return s
+}
+
+func measuredCell(v Verdict) string {
+	switch v.Outcome {
+	case NotMeasured, NotRun:
+		return "— (" + v.Why + ")"
+	}
+	return fmt.Sprintf("%s (%s)", xf(v.Estimate), interval(v))
+}
+
+// verdictDetail is a verdict's line in its section, without the outcome:
+// what is compared, published against measured, the interval and the rule.
+func verdictDetail(v Verdict) string {
+	b := &strings.Builder{}
+	fmt.Fprintf(b, "%s — %s", v.Text, metricLabel(v.Metric))
+	if len(v.Points) > 0 {
+		fmt.Fprintf(b, " over %s:", firstNonEmpty(v.Over, "the points"))
+		for i, p := range v.Points {
+			if i > 0 {
+				b.WriteString(";")
+			}
+			fmt.Fprintf(b, " at %s published %s, here %s", strconv.FormatFloat(p.X, 'f', -1, 64), xfOrDash(p.Published), xfOrDash(p.Measured))
+		}
+		fmt.Fprintf(b, ". Fitted change published %s", xfOrDash(v.Published))
+	} else {
+		fmt.Fprintf(b, ", %s over %s: published %s", v.A, v.B, xfOrDash(v.Published))
+	}
+	if v.Note != "" {
+		fmt.Fprintf(b, " (%s)", v.Note)
+	}
+	switch v.Outcome {
+	case NotRun:
+		fmt.Fprintf(b, "; not run here: %s.", v.Why)
+		return b.String()
+	case NotMeasured:
+		fmt.Fprintf(b, "; here not measured: %s.", v.Why)
+		return b.String()
+	}
+	fmt.Fprintf(b, ", here %s (95 %% interval %s over %d paired rounds). Rule: %s.", xf(v.Estimate), interval(v), v.Pairs, v.Rule)
+	if v.Outcome == Inconclusive && v.Why != "" {
+		fmt.Fprintf(b, " Inconclusive: %s.", v.Why)
+	}
+	return b.String()
+}
+
+// xf prints a ratio with the digits a reader can use: 488×, 82.0×, 1.24×,
+// 0.947×, and three decimals next to 1, where the verdict's boundary
+// usually is (1.003× must not read as 1×).
+func xf(v float64) string {
+	switch a := math.Abs(v); {
+	case a >= 1000:
+		return thousands(v) + "×"
+	case a >= 100:
+		return fmt.Sprintf("%.0f×", v)
+	case a >= 10:
+		return fmt.Sprintf("%.1f×", v)
+	case math.Abs(v-1) < 0.01:
+		return fmt.Sprintf("%.3f×", v)
+	case a >= 1:
+		return fmt.Sprintf("%.2f×", v)
+	}
+	return strconv.FormatFloat(v, 'g', 3, 64) + "×"
+}
+
+// interval prints a verdict's bounds as 1.21–1.41.
+func interval(v Verdict) string {
+	return strings.TrimSuffix(xf(v.Lo), "×") + "–" + strings.TrimSuffix(xf(v.Hi), "×")
+}
+
+func xfOrDash(v float64) string {
+	if v == 0 {
+		return "—"
+	}
+	return xf(v)
+}
+
+// writeVerdictSummary opens report.md with every conclusion of every suite.
+func writeVerdictSummary(b *strings.Builder, suites []*SuiteReport) {
+	rows := summaryRows(suites)
+	if len(rows) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "## Verdicts\n\n%s\n\n", verdictsIntro)
+	fmt.Fprintf(b, "| suite | claim | published | measured (95 %% interval) | verdict |\n|---|---|---|---|---|\n")
+	for _, r := range rows {
+		fmt.Fprintf(b, "| [%s](#%s) | [%s](#%s) | %s | %s | **%s** |\n", cell(r.Suite), r.SuiteID, cell(r.Claim), r.ID, cell(r.Published), cell(r.Measured), r.Outcome)
+	}
+	fmt.Fprintf(b, "\n")
+}
+
+// writeVerdicts lists an experiment's verdicts, each with its anchor.
+func writeVerdicts(b *strings.Builder, s *SuiteReport, e *ExperimentReport) {
+	for i, v := range e.Verdicts {
+		fmt.Fprintf(b, "- <a id=\"%s\"></a>**%s**: %s\n", verdictID(s, e, i), v.Outcome, verdictDetail(v))
+	}
+	if len(e.Verdicts) > 0 {
+		fmt.Fprintf(b, "\n")
+	}
+	if l := roundsLine(e); l != "" {
+		fmt.Fprintf(b, "%s\n\n", l)
+	}
+}
+
+// htmlVerdict is one verdict line of report.html.
+type htmlVerdict struct {
+	ID, Outcome, Text string
+}
+
+func htmlVerdicts(s *SuiteReport, e *ExperimentReport) []htmlVerdict {
+	var out []htmlVerdict
+	for i, v := range e.Verdicts {
+		out = append(out, htmlVerdict{ID: verdictID(s, e, i), Outcome: v.Outcome, Text: verdictDetail(v)})
+	}
+	return out
+}
+
+// writeRunNotes says, above the published figures, where they came from
+// another load than ours: one line per note, naming its runs unless every
+// run with figures carries it.
+func writeRunNotes(b *strings.Builder, e *ExperimentReport) {
+	var notes []string
+	runs := map[string][]string{}
+	withFigures := 0
+	for _, r := range e.Runs {
+		if len(r.Figures) == 0 {
+			continue
+		}
+		withFigures++
+		if n := r.Info.Note; n != "" {
+			if _, ok := runs[n]; !ok {
+				notes = append(notes, n)
+			}
+			runs[n] = append(runs[n], r.label())
+		}
+	}
+	for _, n := range notes {
+		if len(runs[n]) == withFigures && withFigures > 1 {
+			fmt.Fprintf(b, "- every run: %s\n", n)
+			continue
+		}
+		fmt.Fprintf(b, "- %s: %s\n", strings.Join(runs[n], ", "), n)
+	}
+	if len(notes) > 0 {
+		fmt.Fprintf(b, "\n")
+	}
+}
+
+// roundsLine says how many rounds an experiment ran and what stopped it,
+// as the runner recorded in suite.json: the suite's rounds, every verdict
+// settled (verdict.StopRule), or the time cap.
+func roundsLine(e *ExperimentReport) string {
+	x := e.Experiment
+	if x.Rounds == 0 || len(e.Verdicts) == 0 {
+		return ""
+	}
+	s := fmt.Sprintf("Rounds: %d", x.Rounds)
+	switch x.Stopped {
+	case result.StoppedDecided:
+		s += "; stopped when every verdict settled"
+	case result.StoppedTimeCap:
+		s += "; stopped by the time cap"
+	case result.StoppedRounds:
+		s += ", as many as the suite asks (or allows)"
+	}
+	if x.StoppedWhy != "" {
+		s += " (" + x.StoppedWhy + ")"
+	}
+	return s + "."
+}

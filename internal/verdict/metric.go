@@ -1,0 +1,160 @@
+package verdict
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+
+	"restbench/internal/result"
+)
+
+// ShapeKey is the metric p99/p50 of one trial: how far the tail stands from
+// the median, whatever the machine's speed ("Go's latency stays flat").
+const ShapeKey = "p99_p50"
+
+const mib = 1 << 20
+
+// Histograms decodes a trial's latency and probe histograms once; either is
+// nil when the trial stored none.
+func Histograms(t *result.Trial) (hist, probe *hdrhistogram.Histogram) {
+	if t.Load != nil && t.Load.Histogram != "" {
+		hist, _ = result.DecodeHistogram(t.Load.Histogram)
+	}
+	if t.Load != nil && t.Load.Probe != nil && t.Load.Probe.Histogram != "" {
+		probe, _ = result.DecodeHistogram(t.Load.Probe.Histogram)
+	}
+	return hist, probe
+}
+
+// Value returns the measured figure of a trial under a published key (see
+// result.RunInfo.Published), or p99_p50, the tail's shape. hist and probe
+// are the trial's decoded histograms (Histograms), nil when it stored none:
+// percentiles come from them when they exist, since the summary keeps only
+// a few. ok is false for a key the trial cannot answer.
+func Value(t *result.Trial, hist, probe *hdrhistogram.Histogram, key string) (float64, bool) {
+	l := t.Load
+	if l == nil {
+		return 0, false
+	}
+	if key == ShapeKey {
+		p99, ok1 := StatsValue(&l.Stats, hist, "p99_ms")
+		p50, ok2 := StatsValue(&l.Stats, hist, "p50_ms")
+		if !ok1 || !ok2 || p50 <= 0 {
+			return 0, false
+		}
+		return p99 / p50, true
+	}
+	if rest, ok := strings.CutPrefix(key, "probe_"); ok {
+		if l.Probe == nil {
+			return 0, false
+		}
+		return StatsValue(l.Probe, probe, rest)
+	}
+	switch key {
+	case "cpu_pct":
+		if t.Monitor == nil {
+			return 0, false
+		}
+		return t.Monitor.ServerCPUMean, true
+	case "cpu_peak_pct":
+		if t.Monitor == nil {
+			return 0, false
+		}
+		return t.Monitor.ServerCPUPeak, true
+	case "rss_mb":
+		if t.Monitor == nil || t.Monitor.ServerRSSPeak == 0 {
+			return 0, false
+		}
+		return float64(t.Monitor.ServerRSSPeak) / mib, true
+	case "cores_busy_pct":
+		// System-wide load as a CPU meter shows it: every core's busy
+		// percent, averaged over the cores and the samples. It counts the
+		// generator too, as the published per-core figures did.
+		if t.Monitor == nil {
+			return 0, false
+		}
+		var sum float64
+		n := 0
+		for _, s := range t.Monitor.Samples {
+			for _, c := range s.Cores {
+				sum += c
+				n++
+			}
+		}
+		if n == 0 {
+			return 0, false
+		}
+		return sum / float64(n), true
+	case "client_cpu_share":
+		if t.Monitor == nil {
+			return 0, false
+		}
+		return t.Monitor.ClientCPUShare, true
+	}
+	return StatsValue(&l.Stats, hist, strings.TrimPrefix(key, "latency_"))
+}
+
+// StatsValue answers the keys that apply to any stream of requests: the
+// whole load, a target or the probe. The "latency_" and "probe_" prefixes
+// are already cut.
+func StatsValue(s *result.Stats, h *hdrhistogram.Histogram, key string) (float64, bool) {
+	switch key {
+	case "rps":
+		return s.RPS, true
+	case "requests":
+		return float64(s.Requests), true
+	case "errors":
+		return float64(s.Errors.Total()), true
+	case "mean_ms":
+		return s.Latency.Mean, true
+	case "stdev_ms":
+		return s.Latency.Stdev, true
+	case "min_ms":
+		return s.Latency.Min, true
+	case "max_ms", "p100_ms":
+		return s.Latency.Max, true
+	case "median_ms":
+		key = "p50_ms"
+	}
+	p, ok := PercentileKey(key)
+	if !ok {
+		return 0, false
+	}
+	if h != nil && h.TotalCount() > 0 {
+		return float64(h.ValueAtQuantile(p)) / 1000, true
+	}
+	switch p {
+	case 50:
+		return s.Latency.P50, true
+	case 75:
+		return s.Latency.P75, true
+	case 90:
+		return s.Latency.P90, true
+	case 99:
+		return s.Latency.P99, true
+	case 99.9:
+		return s.Latency.P999, true
+	case 99.99:
+		return s.Latency.P9999, true
+	}
+	v, ok := s.Latency.Percentiles[strconv.FormatFloat(p, 'f', -1, 64)]
+	return v, ok
+}
+
+// PercentileKey parses "p99_ms" as 99 and "p999_ms" as 99.9, the way the
+// result summary names its fields.
+func PercentileKey(key string) (float64, bool) {
+	digits, ok := strings.CutSuffix(strings.TrimPrefix(key, "p"), "_ms")
+	if !ok || !strings.HasPrefix(key, "p") || digits == "" {
+		return 0, false
+	}
+	if len(digits) > 2 && strings.HasPrefix(digits, "99") {
+		digits = "99." + digits[2:]
+	}
+	p, err := strconv.ParseFloat(digits, 64)
+	if err != nil || p <= 0 || p > 100 {
+		return 0, false
+	}
+	return p, true
+}
