@@ -40,6 +40,9 @@ type Cell struct {
 	Port          int    // the contract port; default 8080
 	StorageClass  string // of the results volume (ReadWriteMany); "" uses the cluster default
 	StartAt       time.Time
+	// ServerHost is the server's address where there is no Service (the
+	// network-namespace stand-in); "" means the cell's Service.
+	ServerHost string
 }
 
 // Labels every object of a cell carries; role tells server from generator.
@@ -96,9 +99,14 @@ func (c *Cell) Name() string {
 	return strings.TrimRight("rb-"+name[:min(len(name), 40)], "-") + "-t" + strconv.Itoa(c.Trial)
 }
 
-// ServerURL is where the generators reach the server: its Service.
+// ServerURL is where the generators reach the server: its Service, or
+// ServerHost where that is set.
 func (c *Cell) ServerURL() string {
-	return fmt.Sprintf("http://%s-server.%s.svc:%d", c.Name(), c.Namespace, c.Port)
+	host := c.ServerHost
+	if host == "" {
+		host = fmt.Sprintf("%s-server.%s.svc", c.Name(), c.Namespace)
+	}
+	return fmt.Sprintf("http://%s:%d", host, c.Port)
 }
 
 // Render returns the cell's objects as one multi-document YAML stream, in
@@ -130,21 +138,10 @@ func objects(c Cell) ([]any, error) {
 	meta := func(suffix, role string) metav1.ObjectMeta {
 		return metav1.ObjectMeta{Name: name + "-" + suffix, Namespace: c.Namespace, Labels: labels(role)}
 	}
-	args, err := GeneratorArgs(c.Run, c.ServerURL(), c.Generators, c.StartAt, c.GeneratorCPUs)
-	if err != nil {
-		return nil, err
-	}
 	var objs []any
 	results := corev1.Volume{Name: "results", VolumeSource: corev1.VolumeSource{
 		PersistentVolumeClaim: &corev1.PersistentVolumeClaimVolumeSource{ClaimName: name + "-results"}}}
-	volumes, mounts := []corev1.Volume{results}, []corev1.VolumeMount{{Name: "results", MountPath: "/results"}}
-	env := []corev1.EnvVar{
-		// The Job controller sets it too; stating it makes $(JOB_COMPLETION_INDEX)
-		// in the arguments independent of that.
-		{Name: IndexEnv, ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{
-			FieldPath: "metadata.annotations['" + batchv1.JobCompletionIndexAnnotation + "']"}}},
-		{Name: ResultsEnv, Value: "/results"},
-	}
+	volumes := []corev1.Volume{results}
 	if len(c.Run.Load.Body) > 0 {
 		objs = append(objs, &corev1.ConfigMap{
 			TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"}, ObjectMeta: meta("body", "body"),
@@ -152,8 +149,10 @@ func objects(c Cell) ([]any, error) {
 		})
 		volumes = append(volumes, corev1.Volume{Name: "body", VolumeSource: corev1.VolumeSource{
 			ConfigMap: &corev1.ConfigMapVolumeSource{LocalObjectReference: corev1.LocalObjectReference{Name: name + "-body"}}}})
-		mounts = append(mounts, corev1.VolumeMount{Name: "body", MountPath: "/body", ReadOnly: true})
-		env = append(env, corev1.EnvVar{Name: BodyEnv, Value: "/body/body"})
+	}
+	gen, err := generatorContainer(c)
+	if err != nil {
+		return nil, err
 	}
 	claim := &corev1.PersistentVolumeClaim{
 		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "PersistentVolumeClaim"}, ObjectMeta: meta("results", "results"),
@@ -170,7 +169,6 @@ func objects(c Cell) ([]any, error) {
 
 	n := int32(c.Generators)
 	indexed := batchv1.IndexedCompletion
-	cpu := resource.MustParse(strconv.Itoa(c.GeneratorCPUs))
 	objs = append(objs, &batchv1.Job{
 		TypeMeta: metav1.TypeMeta{APIVersion: "batch/v1", Kind: "Job"}, ObjectMeta: meta("load", "generator"),
 		Spec: batchv1.JobSpec{
@@ -184,17 +182,48 @@ func objects(c Cell) ([]any, error) {
 					RestartPolicy: corev1.RestartPolicyNever,
 					Affinity:      awayFrom(labels("server")),
 					Volumes:       volumes,
-					Containers: []corev1.Container{{
-						Name: "generator", Image: c.Image, WorkingDir: c.WorkDir,
-						Command: args[:1], Args: args[1:], Env: env, VolumeMounts: mounts,
-						Resources: wholeCPUs(cpu, resource.MustParse("512Mi")),
-					}},
+					Containers:    []corev1.Container{gen},
 				},
 			},
 		},
 	})
 	objs = append(objs, collector(c, meta("collect", "collector"), results))
 	return objs, nil
+}
+
+// GeneratorContainer is the container of every generator pod: the command
+// and environment the network-namespace stand-in (internal/hosts) runs too.
+// Its environment holds JOB_COMPLETION_INDEX (from the pod's annotation),
+// RESULTS_DIR and BODY_FILE (mount paths).
+func GeneratorContainer(c Cell) (corev1.Container, error) {
+	if err := c.defaults(); err != nil {
+		return corev1.Container{}, err
+	}
+	return generatorContainer(c)
+}
+
+func generatorContainer(c Cell) (corev1.Container, error) {
+	args, err := GeneratorArgs(c.Run, c.ServerURL(), c.Generators, c.StartAt, c.GeneratorCPUs)
+	if err != nil {
+		return corev1.Container{}, err
+	}
+	mounts := []corev1.VolumeMount{{Name: "results", MountPath: "/results"}}
+	env := []corev1.EnvVar{
+		// The Job controller sets it too; stating it makes $(JOB_COMPLETION_INDEX)
+		// in the arguments independent of that.
+		{Name: IndexEnv, ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{
+			FieldPath: "metadata.annotations['" + batchv1.JobCompletionIndexAnnotation + "']"}}},
+		{Name: ResultsEnv, Value: "/results"},
+	}
+	if len(c.Run.Load.Body) > 0 {
+		mounts = append(mounts, corev1.VolumeMount{Name: "body", MountPath: "/body", ReadOnly: true})
+		env = append(env, corev1.EnvVar{Name: BodyEnv, Value: "/body/body"})
+	}
+	return corev1.Container{
+		Name: "generator", Image: c.Image, WorkingDir: c.WorkDir,
+		Command: args[:1], Args: args[1:], Env: env, VolumeMounts: mounts,
+		Resources: wholeCPUs(resource.MustParse(strconv.Itoa(c.GeneratorCPUs)), resource.MustParse("512Mi")),
+	}, nil
 }
 
 // serverPod: requests equal to limits, in whole CPUs, make the Pod
