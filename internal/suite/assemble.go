@@ -86,6 +86,9 @@ func (p *parser) assemble(s settings, at *yaml.Node) (Run, pending, error) {
 		pv := v.V.(placementValue)
 		r.Pinned = !pv.Shared
 		r.ServerCPUs, r.ClientCPUs = pv.Server, pv.Client
+		if pv.Hosts {
+			r.Hosts = DefaultHosts
+		}
 	}
 	if v, ok := get("quota"); ok {
 		r.Quota = v.V.(float64)

@@ -45,6 +45,7 @@ type rateValue struct {
 // placementValue is where server and generator run.
 type placementValue struct {
 	Shared         bool
+	Hosts          bool // placement: hosts
 	Server, Client string
 }
 
@@ -304,8 +305,8 @@ func (p *parser) countOr(n *yaml.Node, key string, words ...string) (string, err
 
 func (p *parser) placement(n *yaml.Node) (placementValue, error) {
 	if n.Kind == yaml.ScalarNode {
-		v, err := p.enum(n, "placement", "pinned", "shared")
-		return placementValue{Shared: v == "shared"}, err
+		v, err := p.enum(n, "placement", "pinned", "shared", "hosts")
+		return placementValue{Shared: v == "shared", Hosts: v == "hosts"}, err
 	}
 	ps, err := p.pairs(n, "placement", []string{"server", "client"})
 	if err != nil {
