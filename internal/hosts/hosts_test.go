@@ -39,17 +39,27 @@ func checkout(t *testing.T) string {
 	return dir
 }
 
-// measureLock serialises timing-sensitive work with every other measurement
-// on the machine (flock /tmp/rb-measure.lock, as the Makefile's users do).
+// measureLock serialises timing-sensitive work with other measurements on
+// the machine (flock /tmp/rb-measure.lock). It waits two minutes at most:
+// the holder may be this test's own parent (flock /tmp/rb-measure.lock make
+// test), which would otherwise wait for it forever.
 func measureLock(t *testing.T) {
 	f, err := os.OpenFile("/tmp/rb-measure.lock", os.O_CREATE|os.O_RDWR, 0o666)
 	if err != nil {
-		t.Fatal(err)
+		t.Logf("measuring without the lock: %v", err)
+		return
 	}
-	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX); err != nil {
-		t.Fatal(err)
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(200 * time.Millisecond) {
+		if unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB) == nil {
+			t.Cleanup(func() { unix.Flock(int(f.Fd()), unix.LOCK_UN); f.Close() })
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Logf("/tmp/rb-measure.lock is still held (by the command that runs this test?); measuring anyway")
+			f.Close()
+			return
+		}
 	}
-	t.Cleanup(func() { unix.Flock(int(f.Fd()), unix.LOCK_UN); f.Close() })
 }
 
 // TestThreeHostsMatchOne: three generators in three namespaces, each running

@@ -55,10 +55,12 @@ func Available() error {
 	if _, err := exec.LookPath("ip"); err != nil {
 		return errors.New("`ip` is not installed (apt-get install iproute2)")
 	}
-	if out, err := exec.Command("ip", "netns", "list").CombinedOutput(); err != nil {
-		return fmt.Errorf("`ip netns` does not work here: %v: %s", err, strings.TrimSpace(string(out)))
+	// Root in a container may still lack CAP_SYS_ADMIN: try one.
+	probe := fmt.Sprintf("rb-probe-%d", os.Getpid())
+	if out, err := exec.Command("ip", "netns", "add", probe).CombinedOutput(); err != nil {
+		return fmt.Errorf("`ip netns add` does not work here: %v: %s", err, strings.TrimSpace(string(out)))
 	}
-	return nil
+	return ip("netns", "del", probe)
 }
 
 // New makes a server namespace and generators generator namespaces with
