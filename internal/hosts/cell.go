@@ -35,14 +35,9 @@ func StartServer(ctx context.Context, n *Net, c k8s.Cell, dir string) (*Server, 
 	if c.Port == 0 {
 		c.Port = 8080
 	}
-	vars := maps.Clone(c.Impl.Env)
-	if vars == nil {
-		vars = map[string]string{}
-	}
-	maps.Copy(vars, c.Run.Env)
-	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "HOST=" + n.Server.Addr, "PORT=" + strconv.Itoa(c.Port)}
-	for _, k := range slices.Sorted(maps.Keys(vars)) {
-		env = append(env, k+"="+vars[k])
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}
+	for _, e := range k8s.ServerEnv(c, n.Server.Addr) {
+		env = append(env, e.Name+"="+e.Value)
 	}
 	s := &Server{addr: fmt.Sprintf("%s:%d", n.Server.Addr, c.Port)}
 	cmd := n.Server.Command(context.Background(), dir, env, c.Impl.Start...)

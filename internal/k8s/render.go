@@ -226,11 +226,15 @@ func generatorContainer(c Cell) (corev1.Container, error) {
 	}, nil
 }
 
-// serverPod: requests equal to limits, in whole CPUs, make the Pod
-// Guaranteed; the static CPU manager then gives it exclusive cores, so
-// neither the generators nor anything else share them.
-func serverPod(c Cell, meta metav1.ObjectMeta) *corev1.Pod {
-	env := []corev1.EnvVar{{Name: "HOST", Value: "0.0.0.0"}, {Name: "PORT", Value: strconv.Itoa(c.Port)}}
+// ServerEnv is the server's environment, as a local run gives it: HOST
+// and PORT, then the implementation's variables and the cell's (THREADS,
+// GOMAXPROCS, ...), the cell's winning.
+func ServerEnv(c Cell, host string) []corev1.EnvVar {
+	port := c.Port
+	if port == 0 {
+		port = 8080
+	}
+	env := []corev1.EnvVar{{Name: "HOST", Value: host}, {Name: "PORT", Value: strconv.Itoa(port)}}
 	vars := maps.Clone(c.Impl.Env)
 	if vars == nil {
 		vars = map[string]string{}
@@ -239,6 +243,14 @@ func serverPod(c Cell, meta metav1.ObjectMeta) *corev1.Pod {
 	for _, k := range slices.Sorted(maps.Keys(vars)) {
 		env = append(env, corev1.EnvVar{Name: k, Value: vars[k]})
 	}
+	return env
+}
+
+// serverPod: requests equal to limits, in whole CPUs, make the Pod
+// Guaranteed; the static CPU manager then gives it exclusive cores, so
+// neither the generators nor anything else share them.
+func serverPod(c Cell, meta metav1.ObjectMeta) *corev1.Pod {
+	env := ServerEnv(c, "0.0.0.0")
 	return &corev1.Pod{
 		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"}, ObjectMeta: meta,
 		Spec: corev1.PodSpec{

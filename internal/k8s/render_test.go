@@ -79,20 +79,15 @@ func decodeStrict(t *testing.T, data []byte) decoded {
 		var err error
 		switch tm.APIVersion + "/" + tm.Kind {
 		case "v1/Pod":
-			d.pods = append(d.pods, corev1.Pod{})
-			err = yaml.UnmarshalStrict(doc, &d.pods[len(d.pods)-1])
+			d.pods, err = decodeInto(doc, d.pods)
 		case "v1/Service":
-			d.services = append(d.services, corev1.Service{})
-			err = yaml.UnmarshalStrict(doc, &d.services[len(d.services)-1])
+			d.services, err = decodeInto(doc, d.services)
 		case "v1/PersistentVolumeClaim":
-			d.claims = append(d.claims, corev1.PersistentVolumeClaim{})
-			err = yaml.UnmarshalStrict(doc, &d.claims[len(d.claims)-1])
+			d.claims, err = decodeInto(doc, d.claims)
 		case "v1/ConfigMap":
-			d.maps = append(d.maps, corev1.ConfigMap{})
-			err = yaml.UnmarshalStrict(doc, &d.maps[len(d.maps)-1])
+			d.maps, err = decodeInto(doc, d.maps)
 		case "batch/v1/Job":
-			d.jobs = append(d.jobs, batchv1.Job{})
-			err = yaml.UnmarshalStrict(doc, &d.jobs[len(d.jobs)-1])
+			d.jobs, err = decodeInto(doc, d.jobs)
 		default:
 			t.Fatalf("unexpected object %s %s", tm.APIVersion, tm.Kind)
 		}
@@ -101,6 +96,13 @@ func decodeStrict(t *testing.T, data []byte) decoded {
 		}
 	}
 	return d
+}
+
+// decodeInto decodes doc strictly and appends it to list.
+func decodeInto[T any](doc []byte, list []T) ([]T, error) {
+	var v T
+	err := yaml.UnmarshalStrict(doc, &v)
+	return append(list, v), err
 }
 
 func TestStrictDecodingRefusesUnknownFields(t *testing.T) {
