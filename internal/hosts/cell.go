@@ -70,6 +70,9 @@ func StartServer(ctx context.Context, n *Net, c k8s.Cell, dir string) (*Server, 
 	}
 }
 
+// Pid is the server's process id (the leader of its process group).
+func (s *Server) Pid() int { return s.cmd.Process.Pid }
+
 // Stop ends the server's process group.
 func (s *Server) Stop() {
 	pg := -s.cmd.Process.Pid
@@ -86,16 +89,17 @@ func (s *Server) Stop() {
 // generator namespace, each with the pod's command and environment
 // (JOB_COMPLETION_INDEX its index; RESULTS_DIR and BODY_FILE where the pod
 // mounts them, here folders below out), all opening the measured window at
-// one instant. It returns the merged result and the shard files.
+// one instant: c.StartAt, or when zero a second after the warm-up could
+// begin. It returns the merged result and the shard files.
 func Generate(ctx context.Context, n *Net, c k8s.Cell, dir, out string) (*result.Load, []string, error) {
 	c.Generators = len(n.Generators)
 	c.ServerHost = n.Server.Addr
 	if c.Image == "" {
 		c.Image = "local" // the container's image plays no part here
 	}
-	// Launching a process takes milliseconds; a second's margin lets the
-	// slowest generator be waiting before the warm-up begins.
-	c.StartAt = time.Now().Add(c.Run.Load.Warmup + time.Second)
+	if c.StartAt.IsZero() {
+		c.StartAt = StartAt(c.Run.Load.Warmup)
+	}
 	ct, err := k8s.GeneratorContainer(c)
 	if err != nil {
 		return nil, nil, err
@@ -140,7 +144,11 @@ func Generate(ctx context.Context, n *Net, c k8s.Cell, dir, out string) (*result
 		cmd := h.Command(ctx, dir, env, argv...)
 		cmd.Stderr = &g.stderr
 		if err := cmd.Start(); err != nil {
-			return nil, nil, fmt.Errorf("generator %d: %w", i, err)
+			for _, g := range gens[:i] { // they would load the server for nothing
+				g.cmd.Process.Kill()
+				g.cmd.Wait()
+			}
+			return nil, nil, fmt.Errorf("start generator %d in %s: %w", i, h.NS, err)
 		}
 		g.cmd = cmd
 		gens[i] = g
@@ -165,4 +173,11 @@ func Generate(ctx context.Context, n *Net, c k8s.Cell, dir, out string) (*result
 	}
 	m, err := merge.Loads(loads, files)
 	return m, files, err
+}
+
+// StartAt is when a window can open for generators launched now: launching
+// a process takes milliseconds, and a second's margin lets the slowest be
+// waiting before the warm-up begins.
+func StartAt(warmup time.Duration) time.Time {
+	return time.Now().Add(warmup + time.Second)
 }

@@ -9,6 +9,7 @@ import (
 
 	"restbench/internal/hosts"
 	"restbench/internal/k8s"
+	"restbench/internal/monitor"
 	"restbench/internal/result"
 	"restbench/internal/suite"
 )
@@ -79,7 +80,11 @@ func (r *Runner) hostsTrial(ctx context.Context, run suite.Run, n int) (*result.
 		return end(result.StatusFailed, "%v", err)
 	}
 	defer os.RemoveAll(out)
+	cell.StartAt = hosts.StartAt(run.Load.Warmup)
+	// restbench's own process tree, the server's apart, is the generators.
+	mon := monitor.Start(monitor.NewTree(srv.Pid()), r.opt.Interval, cell.StartAt)
 	l, _, err := hosts.Generate(ctx, net, cell, root, out)
+	t.Monitor = mon.Stop(len(r.allowed))
 	if err != nil {
 		return end(result.StatusFailed, "load: %v", err)
 	}
