@@ -87,6 +87,15 @@ func Loads(loads []*result.Load, names []string) (*result.Load, error) {
 			}
 		}
 	}
+	if m.Settings.MaxRequests > 0 {
+		// With -n each generator stops when its share is done: the windows
+		// differ, and the merged rate is the whole over the span they cover.
+		m.DurationS = span(loads)
+		rescale(&m.Stats, m.DurationS)
+		for _, t := range m.Targets {
+			rescale(t, m.DurationS)
+		}
+	}
 	m.PerConnection = perConnection(loads)
 	if m.Little, err = little(m); err != nil {
 		return nil, err
@@ -96,6 +105,32 @@ func Loads(loads []*result.Load, names []string) (*result.Load, error) {
 		return nil, fmt.Errorf("the merged result does not balance (a bug in merge or in one input; run restbench merge on each input alone to find it):\n%w", err)
 	}
 	return m, nil
+}
+
+// span is the seconds from the first window's start to the last one's end.
+func span(loads []*result.Load) float64 {
+	var first, last time.Time
+	for i, l := range loads {
+		end := l.WindowStart.Add(time.Duration(l.DurationS * float64(time.Second)))
+		if i == 0 || l.WindowStart.Before(first) {
+			first = l.WindowStart
+		}
+		if i == 0 || end.After(last) {
+			last = end
+		}
+	}
+	return last.Sub(first).Seconds()
+}
+
+// rescale sets s's rates to its counts over seconds.
+func rescale(s *result.Stats, seconds float64) {
+	if seconds <= 0 {
+		return
+	}
+	s.RPS = float64(s.Responses) / seconds
+	if s.OKRPS != 0 {
+		s.OKRPS = float64(s.Responses-s.Errors.Status-s.Errors.Body) / seconds
+	}
 }
 
 // stats adds up one stream (the whole, a target, the probe) of every

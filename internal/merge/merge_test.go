@@ -16,7 +16,7 @@ import (
 
 // twoGenerators runs two generators at once against one real server, each
 // with its shard of the connections, and returns their results.
-func twoGenerators(t *testing.T, rate float64) []*result.Load {
+func twoGenerators(t *testing.T, rate float64, tweak ...func(*load.Config)) []*result.Load {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Query().Has("fail") {
@@ -31,6 +31,9 @@ func twoGenerators(t *testing.T, rate float64) []*result.Load {
 		wg.Go(func() {
 			cfg := load.Config{URL: srv.URL + "/", Connections: 2 + i, Duration: 1500 * time.Millisecond, Rate: rate / 2, KeepAlive: true,
 				Mix: []load.Target{{Name: "ok", Path: "/", Weight: 3}, {Name: "teapot", Path: "/?fail", Weight: 1}}, MixFile: "mix.yaml"}
+			for _, f := range tweak {
+				f(&cfg)
+			}
 			started := time.Now()
 			res, err := load.Run(context.Background(), cfg)
 			if err != nil {
@@ -115,6 +118,22 @@ func timelineRequests(l *result.Load) int64 {
 		n += s.Requests
 	}
 	return n
+}
+
+// TestMergeRequestCounts: with -n the generators' windows end apart; the
+// merged rate is the whole over the span.
+func TestMergeRequestCounts(t *testing.T) {
+	in := twoGenerators(t, 0, func(c *load.Config) { c.Duration, c.MaxRequests = 0, 300 })
+	m, err := Loads(in, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Requests != 600 || m.Settings.MaxRequests != 600 {
+		t.Errorf("%d requests, -n %d; want 600, 600", m.Requests, m.Settings.MaxRequests)
+	}
+	if longest := max(in[0].DurationS, in[1].DurationS); m.DurationS < longest {
+		t.Errorf("merged window %.3f s, shorter than a generator's %.3f s", m.DurationS, longest)
+	}
 }
 
 // TestMergeRefuses: every refusal says what differs and what to do.
