@@ -85,6 +85,8 @@ func cmdLoad(ctx context.Context, args []string) error {
 	fs.IntVar(&cfg.Threads, "t", 0, "event-loop threads (default: one per usable CPU)")
 	fs.BoolVar(&cfg.AllowRemote, "allow-remote", false, "permit a target that is not loopback")
 	quiet := fs.Bool("q", false, "no progress line")
+	shardFlag := fs.String("shard", "", "i/N: offer shard i (0-based) of a load N generators share; -R, -c and -n are the totals")
+	startAt := fs.String("start-at", "", "open the measured window at this shared instant (RFC 3339 or epoch seconds)")
 
 	// wrk and ab take flags before the URL; allow them after it too. The
 	// flag package's own messages are silenced: one error line is enough.
@@ -135,6 +137,24 @@ func cmdLoad(ctx context.Context, args []string) error {
 			return usageError("load: --cpus: %v", err)
 		}
 	}
+	var sh shard
+	if *shardFlag != "" {
+		if sh, err = parseShard(*shardFlag); err != nil {
+			return usageError("load: %v", err)
+		}
+		if err := sh.apply(&cfg); err != nil {
+			return usageError("load: %v", err)
+		}
+	}
+	var start time.Time
+	if *startAt != "" {
+		if start, err = parseStartAt(*startAt); err != nil {
+			return usageError("load: %v", err)
+		}
+		if err := waitUntil(ctx, start, cfg.Warmup); err != nil {
+			return fmt.Errorf("load: %w", err)
+		}
+	}
 	if !*quiet && term.IsTerminal(int(os.Stderr.Fd())) {
 		cfg.Progress = func(done int64, elapsed time.Duration) {
 			rps := 0.0
@@ -145,12 +165,22 @@ func cmdLoad(ctx context.Context, args []string) error {
 		}
 	}
 
+	began := time.Now()
 	res, runErr := load.Run(ctx, cfg)
 	if cfg.Progress != nil {
 		fmt.Fprint(os.Stderr, "\r\033[K")
 	}
 	if res == nil {
 		return fmt.Errorf("load: %w", runErr)
+	}
+	if *shardFlag != "" {
+		res.Settings.Shard = sh.String()
+	}
+	if !start.IsZero() {
+		res.Settings.StartAt = start.UTC().Format(time.RFC3339Nano)
+	}
+	if res.WindowStart.IsZero() { // a generator that does not record it yet
+		res.WindowStart = began.Add(cfg.Warmup).UTC()
 	}
 	load.Print(os.Stdout, res)
 	if out != "" {

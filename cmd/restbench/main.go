@@ -25,6 +25,8 @@ var commands = []command{
 	{"run", "run benchmark suites (suites/*.yaml)", cmdRun},
 	{"report", "render tables and charts from a results folder", cmdReport},
 	{"compare", "compare two results folders run by run", cmdCompare},
+	{"merge", "add up the results of generators that ran at the same time", cmdMerge},
+	{"k8s", "render the Kubernetes manifests of one suite cell", cmdK8s},
 	{"impls", "list the implementations of the server contract", cmdImpls},
 	{"gen", "generate request bodies (gen filter --size 5MB)", cmdGen},
 }

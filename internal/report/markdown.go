@@ -220,6 +220,9 @@ func writeFailures(b *strings.Builder, e *ExperimentReport) {
 
 func flagsCell(r *RunReport) string {
 	var fs []string
+	if note := placementNote(r); note != "" {
+		fs = append(fs, note)
+	}
 	for _, f := range r.Flags {
 		if f == result.FlagFailed {
 			f = fmt.Sprintf("failed %d/%d", r.failedCount(), len(r.Trials))

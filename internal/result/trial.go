@@ -51,12 +51,35 @@ type Trial struct {
 
 // Placement says where the server and the generator ran.
 type Placement struct {
+	// Mode is how: PlacementPinned or PlacementShared (one machine, CPUs
+	// disjoint or not), or PlacementHosts (the server on a host of its own,
+	// several generators on others, their results merged). Trials from
+	// before the field read "" (see Kind).
+	Mode           string  `json:"mode,omitempty"`
 	ServerCPUs     string  `json:"server_cpus,omitempty"`
 	ClientCPUs     string  `json:"client_cpus,omitempty"`
 	Pinned         bool    `json:"pinned"`
 	Quota          float64 `json:"quota,omitempty"` // CPUs, as docker --cpus
 	QuotaApplied   bool    `json:"quota_applied,omitempty"`
 	QuotaMechanism string  `json:"quota_mechanism,omitempty"` // "cgroup2 cpu.max" or "cgroup1 cpu.cfs_quota_us"
+}
+
+// Placement modes.
+const (
+	PlacementPinned = "pinned"
+	PlacementShared = "shared"
+	PlacementHosts  = "hosts"
+)
+
+// Kind is p's mode, read from Pinned where Mode was not recorded.
+func (p Placement) Kind() string {
+	switch {
+	case p.Mode != "":
+		return p.Mode
+	case p.Pinned:
+		return PlacementPinned
+	}
+	return PlacementShared
 }
 
 // Monitor is what the process monitor saw during the measured part of a trial.

@@ -25,6 +25,9 @@ const stderrTail = 4000
 // half-measured trial is not written. Every other failure is a trial with
 // status failed, and the suite goes on.
 func (r *Runner) trial(ctx context.Context, run suite.Run, n int) (*result.Trial, error) {
+	if run.Hosts > 0 {
+		return r.hostsTrial(ctx, run, n)
+	}
 	t := &result.Trial{
 		Suite: r.suite.Name, Experiment: run.Experiment, Run: run.ID, Impl: run.Impl,
 		Params: run.Params, Trial: n, Round: n, Started: time.Now().UTC(), Env: run.Env,

@@ -95,8 +95,10 @@ func assemble(s settings, at *yaml.Node, lang string) (Run, pending, error) {
 	}
 	if pl := s.Placement; pl != nil {
 		r.Pinned = !pl.V.Shared && !pl.V.Hosts
-		r.Hosts = pl.V.Hosts
 		r.ServerCPUs, r.ClientCPUs = pl.V.Server, pl.V.Client
+		if pl.V.Hosts {
+			r.Hosts = DefaultHosts
+		}
 	}
 	if s.Quota != nil {
 		r.Quota = s.Quota.V

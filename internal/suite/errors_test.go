@@ -112,7 +112,7 @@ func TestLoadErrors(t *testing.T) {
 		{"delay out of range", variant(6, "  duration: 1s\n  delay: 20000"), Options{}, ":7: delay: 20000 is out of range (use 0 to 10000)"},
 		{"threads not a count", variant(6, "  duration: 1s\n  threads: many"), Options{}, `:7: threads: "many" is not a positive whole number or auto`},
 		{"gomaxprocs zero", variant(6, "  duration: 1s\n  gomaxprocs: 0"), Options{}, `:7: gomaxprocs: "0" is not a positive whole number or cores or unset`},
-		{"placement unknown", variant(6, "  duration: 1s\n  placement: spread"), Options{}, `:7: placement: "spread" is not one of pinned, shared`},
+		{"placement unknown", variant(6, "  duration: 1s\n  placement: spread"), Options{}, `:7: placement: "spread" is not one of pinned, shared, hosts`},
 		{"placement bad cpu list", variant(6, "  duration: 1s\n  placement: {server: \"0\", client: x}"), Options{}, `:7: client: "x" is not a CPU list`},
 		{"placement half given", variant(6, "  duration: 1s\n  placement: {server: \"0\"}"), Options{}, ":7: placement: give both server and client"},
 		{"probe without interval", variant(6, "  duration: 1s\n  probe: /status"), Options{}, `:7: probe: "/status" is not PATH@INTERVAL`},

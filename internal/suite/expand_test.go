@@ -184,7 +184,7 @@ experiments:
 			t.Errorf("%s: the cell's max_trials: bun run max %d cap %v", c.scale, b.MaxTrials, b.TimeCap)
 		}
 		p := run(t, s, "plain/n")
-		if p.Runtime != "deno" || !p.Hosts || p.Pinned || p.Params["runtime"] != "" {
+		if p.Runtime != "deno" || p.Hosts != DefaultHosts || p.Pinned || p.Params["runtime"] != "" {
 			t.Errorf("%s: plain/n = runtime %q hosts %v pinned %v params %v", c.scale, p.Runtime, p.Hosts, p.Pinned, p.Params)
 		}
 	}
@@ -193,7 +193,7 @@ experiments:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := s.Runs[0]; r.MaxTrials != r.Trials || r.Runtime != "" || r.Hosts || r.TimeCap != 0 {
+	if r := s.Runs[0]; r.MaxTrials != r.Trials || r.Runtime != "" || r.Hosts != 0 || r.TimeCap != 0 {
 		t.Errorf("defaults: max_trials %d trials %d runtime %q hosts %v cap %v", r.MaxTrials, r.Trials, r.Runtime, r.Hosts, r.TimeCap)
 	}
 }

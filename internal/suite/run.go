@@ -9,6 +9,9 @@ import (
 	"restbench/internal/load"
 )
 
+// DefaultHosts is the number of generator hosts of placement: hosts.
+const DefaultHosts = 2
+
 // Run is one cell of an experiment's matrix after expansion: one
 // implementation with one set of parameters, measured Trials times. The
 // runner needs nothing else to measure it.
@@ -27,9 +30,13 @@ type Run struct {
 
 	Quota      float64 // CPU quota in CPUs (docker --cpus); 0: none
 	Pinned     bool    // server and generator on disjoint CPU sets (the default)
-	Hosts      bool    // placement: hosts: server and generator on separate hosts (scale-out); Pinned is false
 	ServerCPUs string  // explicit CPU list for the server; "" lets the runner choose
 	ClientCPUs string  // explicit CPU list for the generator; "" lets the runner choose
+	// Hosts, when > 0 (placement: hosts), puts the server on a host of its
+	// own and the load on this many generator hosts, their results merged:
+	// network namespaces locally (internal/hosts), pods on a cluster
+	// (restbench k8s).
+	Hosts int
 
 	Engine string // "restbench" (default), "wrk" or "ab"
 	// Load is the load to generate. Its URL holds only the path and query
