@@ -16,6 +16,7 @@ const (
 	runC10 = "connections/node-http connections=10"
 	tieN12 = "heartbeat: Node on 12 threads no faster than on 2" // mean_ms, node 12 threads over node 2 threads
 	dirGo2 = "heartbeat: Go answers the health check faster than Node"
+	trendN = "heartbeat: Node's mean falls from 2 to 12 threads"
 )
 
 // otherRuns are the fixture's runs as a 16-core machine measured them, by
@@ -91,6 +92,11 @@ func TestReportWith(t *testing.T) {
 			others, err := LoadAll(with)
 			must(t, err)
 			Borrow(all, others)
+			// A trend over both heartbeat cells of Node: its points must
+			// come from one machine too.
+			heartbeat := &all[0].Suite.Experiments[2]
+			heartbeat.Conclusions = append(heartbeat.Conclusions, result.Conclusion{Text: trendN, Metric: "mean_ms", Claim: result.ClaimShrinks,
+				Over: "threads", Points: []result.Point{{X: 2, A: runN2}, {X: 12, A: runN12}}})
 			sr := Build(all[0])
 			runsByID := map[string]*RunReport{}
 			verdicts := map[string]Verdict{}
@@ -129,6 +135,14 @@ func TestReportWith(t *testing.T) {
 				if math.Abs(tie.Estimate-8000.0/8500) > 0.04 || tie.Pairs != 3 {
 					t.Errorf("tie estimate %.3f over %d pairs, want about %.3f over 3 (the other machine's both sides)", tie.Estimate, tie.Pairs, 8000.0/8500)
 				}
+			}
+			tr := verdicts[trendN]
+			if c.tieFrom {
+				if tr.From == nil || tr.Pairs != 3 || len(tr.Points) != 2 || math.Abs(tr.Points[0].Measured/8500-1) > 0.05 {
+					t.Errorf("trend from %v over %d rounds, points %+v; want the other machine's 3 rounds, about 8500 ms at 2 threads", tr.From, tr.Pairs, tr.Points)
+				}
+			} else if tr.Outcome != c.tie || !strings.Contains(tr.Why, c.tieWhy) || tr.From != nil {
+				t.Errorf("trend: %s (%s), from %v; want %s (%s) on this machine", tr.Outcome, tr.Why, tr.From, c.tie, c.tieWhy)
 			}
 			if v := verdicts[dirGo2]; v.From != nil {
 				t.Errorf("%q read another machine though both its runs were measured here", dirGo2)
