@@ -126,12 +126,13 @@ func writeMachines(b *strings.Builder, er *ExperimentReport) {
 // of trials from two machines measures the machines as much as the
 // servers. A conclusion with no run from another machine reads main's
 // trials, as before. One that has reads every side from that machine's
-// folder; where that folder lacks a side this machine measured, the
-// verdict is inconclusive instead of pairing the two.
+// folder; where that folder lacks a side another machine measured (this
+// one, or a second --with folder), the verdict is inconclusive instead of
+// pairing the two.
 func evaluate(e result.Experiment, r *Results, trials map[string][]*result.Trial) []Verdict {
 	runs := map[string]result.RunInfo{}
-	for _, r := range e.Runs {
-		runs[r.ID] = r
+	for _, info := range e.Runs {
+		runs[info.ID] = info
 	}
 	var out []Verdict
 	for _, c := range e.Conclusions {
@@ -147,13 +148,17 @@ func evaluate(e result.Experiment, r *Results, trials map[string][]*result.Trial
 			continue
 		}
 		set := map[string][]*result.Trial{}
-		var here []string
+		var here []string // sides m lacks that another machine measured
 		for _, id := range ids {
 			switch {
 			case anyOK(m.results.Trials[id]):
 				set[id] = pointers(m.results.Trials[id])
-			case anyOK(r.Trials[id]):
-				here = append(here, id)
+			case anyOK(r.Trials[id]): // this machine's, or a third machine's
+				where := "only on this machine"
+				if r.From[id] != nil {
+					where = "only " + r.From[id].String()
+				}
+				here = append(here, id+" "+where)
 			default:
 				set[id] = trials[id] // not run anywhere: its own reason decides
 			}
@@ -168,7 +173,7 @@ func evaluate(e result.Experiment, r *Results, trials map[string][]*result.Trial
 			v.Points[i].Measured = 0
 		}
 		v.Outcome = Inconclusive
-		v.Why = fmt.Sprintf("sides measured on different machines: %s only on this one, the rest %s; a ratio never pairs two machines",
+		v.Why = fmt.Sprintf("sides measured on different machines: %s; the rest %s; a ratio never pairs two machines",
 			strings.Join(here, ", "), m)
 		out = append(out, Verdict{Verdict: v})
 	}
