@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"restbench/internal/report"
 )
@@ -14,13 +15,17 @@ import (
 func cmdReport(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: restbench report RESULTS_DIR [--out DIR]\n\n"+
+		fmt.Fprintf(fs.Output(), "usage: restbench report RESULTS_DIR [--with DIR]... [--out DIR]\n\n"+
 			"RESULTS_DIR is a results folder (results/<suite>/<timestamp>), a suite folder\n"+
 			"(its newest results) or the results root (the newest results of every suite).\n"+
-			"Writes report.md, charts/*.png and *.svg and report.html (works offline).\n\n")
+			"Writes report.md, charts/*.png and *.svg and report.html (works offline).\n"+
+			"--with names another machine's results, found the same way: a run whose trials\n"+
+			"here were all not run (too few cores) takes its trials from there, marked as such.\n\n")
 		fs.PrintDefaults()
 	}
 	out := fs.String("out", "", "write the report into DIR (default RESULTS_DIR/report)")
+	var with stringList
+	fs.Var(&with, "with", "another machine's results `DIR` for the runs not run here (repeatable)")
 	rest, err := parseFlagsAndArgs(fs, args)
 	if err == flag.ErrHelp {
 		return nil
@@ -34,7 +39,7 @@ func cmdReport(ctx context.Context, args []string) error {
 	if *out == "" {
 		*out = filepath.Join(rest[0], "report")
 	}
-	w, err := report.Write(rest[0], *out)
+	w, err := report.Write(rest[0], *out, with...)
 	if err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
@@ -42,3 +47,9 @@ func cmdReport(ctx context.Context, args []string) error {
 		len(w.Suites), w.Suites, w.Markdown, w.HTML, w.Charts, filepath.Join(*out, "charts"))
 	return nil
 }
+
+// stringList is a flag that may be given more than once.
+type stringList []string
+
+func (l *stringList) String() string     { return strings.Join(*l, ",") }
+func (l *stringList) Set(s string) error { *l = append(*l, s); return nil }

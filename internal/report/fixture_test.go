@@ -103,15 +103,25 @@ func fixtureSuite() (result.Suite, []fixtureRun) {
 
 func writeFixture(t *testing.T, dir string) {
 	t.Helper()
-	if err := os.RemoveAll(dir); err != nil {
-		t.Fatal(err)
-	}
-	started := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
-	env := result.Env{Created: started, Host: "fixture-host", CPUModel: "Fixture CPU @ 2.60GHz", Cores: 2,
+	suite, runs := fixtureSuite()
+	writeResults(t, dir, fixtureEnv(), suite, runs)
+}
+
+func fixtureEnv() result.Env {
+	return result.Env{Created: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC), Host: "fixture-host", CPUModel: "Fixture CPU @ 2.60GHz", Cores: 2,
 		Kernel: "6.1.0", OS: "linux", Go: "go1.26.0", Node: "v20.19.0", Restbench: "0123abc",
 		Frameworks: map[string]string{"go-nethttp": "net/http go1.26", "node-http": "node:http v20"}, Scale: "quick",
 		Command: "restbench run suites/mini.yaml --scale quick"}
-	suite, runs := fixtureSuite()
+}
+
+// writeResults writes a results folder as restbench run does: env.json,
+// suite.json and one file per trial of runs.
+func writeResults(t *testing.T, dir string, env result.Env, suite result.Suite, runs []fixtureRun) {
+	t.Helper()
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	started := env.Created
 	must(t, result.WriteJSON(filepath.Join(dir, result.EnvFile), env))
 	must(t, result.WriteJSON(filepath.Join(dir, result.SuiteFile), suite))
 	rng := rand.New(rand.NewPCG(1, 2))

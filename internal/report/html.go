@@ -37,6 +37,7 @@ type htmlExperiment struct {
 	Header    []string
 	Rows      [][]string
 	// The load accounting table (accounting.go); empty when no trial has it.
+	Machines  []string // runs measured on another machine, and which
 	AccHeader []string
 	AccRows   [][]string
 	Charts    []snippet
@@ -44,6 +45,7 @@ type htmlExperiment struct {
 
 type htmlSuite struct {
 	ID, Title, Source, Dir, Env string
+	Others                      []string // the other machines' folders and environments
 	Experiments                 []htmlExperiment
 }
 
@@ -73,11 +75,15 @@ func WriteHTML(w io.Writer, suites []*SuiteReport, cs Charts) error {
 	n := 0
 	for _, s := range suites {
 		hs := htmlSuite{ID: anchor(s.Suite.Name), Title: firstNonEmpty(s.Suite.Title, s.Suite.Name), Source: s.Suite.Source, Dir: s.Dir, Env: envLine(s.Env)}
+		for _, m := range suiteMachines(s) {
+			hs.Others = append(hs.Others, m.Dir+": "+envLine(m.Env))
+		}
 		for _, e := range s.Experiments {
 			he := htmlExperiment{ID: hs.ID + "-" + slug(e.Experiment.Name), Title: firstNonEmpty(e.Experiment.Title, e.Experiment.Name), Header: htmlHeader}
 			for _, r := range e.Runs {
 				he.Rows = append(he.Rows, htmlRow(r))
 			}
+			he.Machines = machineLines(e)
 			if he.AccRows = accountingRows(e); he.AccRows != nil {
 				he.AccHeader = accountingHeader
 			}
@@ -263,7 +269,7 @@ table.summary td { text-align: left; }
 </section>
 {{end}}{{range .Suites}}<section id="{{.ID}}">
 <h1>{{.Title}}</h1>
-<p>{{if .Source}}Source: {{.Source}}<br>{{end}}Results: <code>{{.Dir}}</code><br>Environment: {{.Env}}</p>
+<p>{{if .Source}}Source: {{.Source}}<br>{{end}}Results: <code>{{.Dir}}</code><br>Environment: {{.Env}}{{range .Others}}<br>Runs not run here, measured on another machine: {{.}}{{end}}</p>
 {{range .Experiments}}<section id="{{.ID}}">
 <h2>{{.Title}}</h2>
 {{if .Verdicts}}<ul class="verdicts">{{range .Verdicts}}<li id="{{.ID}}"><strong>{{.Outcome}}</strong>: {{.Text}}</li>{{end}}</ul>{{end}}
@@ -271,7 +277,8 @@ table.summary td { text-align: left; }
 <table><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr>
 {{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
 {{end}}</table>
-{{if .AccRows}}<p>Load accounting</p>
+{{range .Machines}}<p><strong>other-machine:</strong> {{.}}</p>
+{{end}}{{if .AccRows}}<p>Load accounting</p>
 <table><tr>{{range .AccHeader}}<th>{{.}}</th>{{end}}</tr>
 {{range .AccRows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
 {{end}}</table>

@@ -45,15 +45,16 @@ func writeEnvs(b *strings.Builder, suites []*SuiteReport) {
 	fmt.Fprintf(b, "## Environment\n\n")
 	fmt.Fprintf(b, "| suite | created | host | CPU | cores | OS / kernel | Go | Node | restbench | scale |\n")
 	fmt.Fprintf(b, "|---|---|---|---|---:|---|---|---|---|---|\n")
-	for _, s := range suites {
-		e := s.Env
-		created := "unknown"
-		if !e.Created.IsZero() {
-			created = e.Created.UTC().Format("2006-01-02 15:04 UTC")
-		}
-		fmt.Fprintf(b, "| [%s](#%s) | %s | %s | %s | %d | %s | %s | %s | %s | %s |\n",
-			cell(s.Suite.Name), anchor(s.Suite.Name), created, cell(e.Host), cell(e.CPUModel), e.Cores,
+	row := func(s *SuiteReport, where string, e result.Env) {
+		fmt.Fprintf(b, "| [%s](#%s)%s | %s | %s | %s | %d | %s | %s | %s | %s | %s |\n",
+			cell(s.Suite.Name), anchor(s.Suite.Name), where, envCreated(e), cell(e.Host), cell(e.CPUModel), e.Cores,
 			cell(strings.TrimSpace(e.OS+" "+e.Kernel)), cell(e.Go), cell(e.Node), cell(e.Restbench), cell(firstNonEmpty(e.Scale, s.Suite.Scale)))
+	}
+	for _, s := range suites {
+		row(s, "", s.Env)
+		for _, m := range suiteMachines(s) {
+			row(s, ", runs not run here: `"+m.Dir+"`", m.Env)
+		}
 	}
 	fmt.Fprintf(b, "\n")
 	frameworks := map[string]string{}
@@ -79,6 +80,13 @@ func writeEnvs(b *strings.Builder, suites []*SuiteReport) {
 	}
 }
 
+func envCreated(e result.Env) string {
+	if e.Created.IsZero() {
+		return "unknown"
+	}
+	return e.Created.UTC().Format("2006-01-02 15:04 UTC")
+}
+
 func writeSuite(b *strings.Builder, s *SuiteReport, charts chartSet) {
 	fmt.Fprintf(b, "<a id=\"%s\"></a>\n\n## %s\n\n", anchor(s.Suite.Name), cell(firstNonEmpty(s.Suite.Title, s.Suite.Name)))
 	if s.Suite.Source != "" {
@@ -101,6 +109,7 @@ func writeExperiment(b *strings.Builder, s *SuiteReport, e *ExperimentReport, ch
 	}
 	writeVerdicts(b, s, e)
 	writeMeasured(b, e)
+	writeMachines(b, e)
 	writeAccounting(b, e)
 	writePublished(b, e)
 	writeTargets(b, e)
@@ -108,6 +117,9 @@ func writeExperiment(b *strings.Builder, s *SuiteReport, e *ExperimentReport, ch
 	writeNotRun(b, e)
 	for _, c := range charts.exp[e] {
 		fmt.Fprintf(b, "![%s](%s.png)\n\n", c.Title, c.File)
+	}
+	if len(charts.exp[e]) > 0 {
+		writeMachines(b, e) // the charts show those runs too
 	}
 	var perRun []string
 	for _, r := range e.Runs {

@@ -34,8 +34,11 @@ type ExperimentReport struct {
 type RunReport struct {
 	Info   result.RunInfo
 	Trials []result.Trial // every trial, failed ones included
-	OK     []measured     // the successful trials, which the figures use
-	Flags  []string       // union of the trials' flags, "failed" included
+	// From is the other machine the trials were measured on (restbench
+	// report --with); nil for the main folder's machine.
+	From  *Machine
+	OK    []measured // the successful trials, which the figures use
+	Flags []string   // union of the trials' flags, "failed" included
 	// Measured holds the standard figures and every published key.
 	Measured map[string]Spread
 	// Figures is the published-vs-measured table, in the source's order.
@@ -58,7 +61,12 @@ func (f Figure) Ratio() float64 {
 }
 
 // Verdict grades one published conclusion; see internal/verdict.
-type Verdict = verdict.Verdict
+type Verdict struct {
+	verdict.Verdict
+	// From is the other machine every side of the conclusion was measured
+	// on (restbench report --with); nil for the main folder's machine.
+	From *Machine
+}
 
 // Verdict outcomes.
 const (
@@ -80,12 +88,17 @@ func Build(r *Results) *SuiteReport {
 		trials := map[string][]*result.Trial{}
 		for _, info := range e.Runs {
 			rr := buildRun(info, r.Trials[info.ID])
+			if m := r.From[info.ID]; m != nil {
+				rr.From = m
+				rr.Flags = append(rr.Flags, FlagOtherMachine)
+				sort.Strings(rr.Flags)
+			}
 			er.Runs = append(er.Runs, rr)
 			for i := range rr.Trials {
 				trials[info.ID] = append(trials[info.ID], &rr.Trials[i])
 			}
 		}
-		er.Verdicts = verdict.EvaluateExperiment(e, trials)
+		er.Verdicts = evaluate(e, r, trials)
 		er.Param = matrixParam(e.Runs)
 		sr.Experiments = append(sr.Experiments, er)
 	}
@@ -225,12 +238,14 @@ func (er *ExperimentReport) series() (names []string, runs map[string][]*RunRepo
 	return names, runs
 }
 
-// label is how a run is named in tables and legends.
+// label is how a run is named in tables and legends; a run measured on
+// another machine says which, "(16-core)", wherever it appears.
 func (rr *RunReport) label() string {
-	if rr.Info.Label != "" {
-		return rr.Info.Label
+	l := firstNonEmpty(rr.Info.Label, rr.Info.ID)
+	if rr.From != nil {
+		l += " (" + rr.From.Short() + ")"
 	}
-	return rr.Info.ID
+	return l
 }
 
 // streams names the mix targets (sorted) and the probe of a run's trials.

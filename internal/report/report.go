@@ -15,11 +15,20 @@ type Written struct {
 }
 
 // Write renders the report of every results folder that dir names (see
-// Find) into out: report.md, charts/*.png and *.svg, report.html.
-func Write(dir, out string) (*Written, error) {
+// Find) into out: report.md, charts/*.png and *.svg, report.html. Each
+// folder of with (found the same way) is another machine's results: the
+// runs dir's machine did not run take their trials from it (see Borrow).
+func Write(dir, out string, with ...string) (*Written, error) {
 	all, err := LoadAll(dir)
 	if err != nil {
 		return nil, err
+	}
+	for _, w := range with {
+		others, err := LoadAll(w)
+		if err != nil {
+			return nil, fmt.Errorf("--with %s: %w", w, err)
+		}
+		Borrow(all, others)
 	}
 	return WriteResults(all, out)
 }

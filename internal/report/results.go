@@ -24,6 +24,9 @@ type Results struct {
 	Suite result.Suite
 	// Trials holds every trial file of the folder by run id, in trial order.
 	Trials map[string][]result.Trial
+	// From names, by run id, the other machine whose trials replaced this
+	// machine's not-run ones (see Borrow); nil when none did.
+	From map[string]*Machine
 }
 
 // Find resolves dir into the results folders it names: a timestamp folder

@@ -61,11 +61,14 @@ func publishedCell(v Verdict) string {
 }
 
 func measuredCell(v Verdict) string {
-	switch v.Outcome {
-	case NotMeasured, NotRun:
-		return "— (" + v.Why + ")"
+	if v.Outcome == NotMeasured || v.Outcome == NotRun || v.Pairs == 0 {
+		return "— (" + v.Why + ")" // nothing was paired: say why
 	}
-	return fmt.Sprintf("%s (%s)", xf(v.Estimate), interval(v))
+	s := fmt.Sprintf("%s (%s)", xf(v.Estimate), interval(v))
+	if v.From != nil {
+		s += ", " + v.From.String()
+	}
+	return s
 }
 
 // verdictDetail is a verdict's line in its section, without the outcome:
@@ -96,7 +99,15 @@ func verdictDetail(v Verdict) string {
 		fmt.Fprintf(b, "; here not measured: %s.", v.Why)
 		return b.String()
 	}
-	fmt.Fprintf(b, ", here %s (95 %% interval %s over %d paired rounds). Rule: %s.", xf(v.Estimate), interval(v), v.Pairs, v.Rule)
+	if v.Pairs == 0 {
+		fmt.Fprintf(b, ". Rule: %s. %s: %s.", v.Rule, strings.ToUpper(v.Outcome[:1])+v.Outcome[1:], v.Why)
+		return b.String()
+	}
+	here := "here"
+	if v.From != nil {
+		here = v.From.String() + ","
+	}
+	fmt.Fprintf(b, ", %s %s (95 %% interval %s over %d paired rounds). Rule: %s.", here, xf(v.Estimate), interval(v), v.Pairs, v.Rule)
 	if v.Outcome == Inconclusive && v.Why != "" {
 		fmt.Fprintf(b, " Inconclusive: %s.", v.Why)
 	}
