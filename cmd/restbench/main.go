@@ -26,6 +26,7 @@ var commands = []command{
 	{"report", "render tables and charts from a results folder", cmdReport},
 	{"compare", "compare two results folders run by run", cmdCompare},
 	{"impls", "list the implementations of the server contract", cmdImpls},
+	{"runtimes", "list the pinned runtimes (Node, Bun, Deno, Go) and which are installed", cmdRuntimes},
 	{"gen", "generate request bodies (gen filter --size 5MB)", cmdGen},
 }
 

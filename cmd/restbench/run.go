@@ -13,6 +13,7 @@ import (
 
 	"restbench/internal/impl"
 	"restbench/internal/runner"
+	"restbench/internal/runtimes"
 	"restbench/internal/suite"
 )
 
@@ -48,11 +49,15 @@ func cmdRun(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	lock, err := runtimes.Load(m.Root)
+	if err != nil {
+		return err
+	}
 	// Load every suite first: a typo in the last file should not wait for
 	// the first one to finish.
 	var suites []*suite.Suite
 	for _, f := range files {
-		s, err := suite.Load(f, suite.Options{Scale: *scale, Impls: m.IDs()})
+		s, err := suite.Load(f, suite.Options{Scale: *scale, Impls: m.IDs(), Fits: runtimeFits(m, lock)})
 		if err != nil {
 			return err
 		}
@@ -66,14 +71,14 @@ func cmdRun(ctx context.Context, args []string) error {
 	for _, s := range suites {
 		fmt.Fprintf(os.Stderr, "== %s (%s) at %s scale: %d runs\n", s.Name, s.File, s.Scale, len(s.Runs))
 		o, err := runner.Run(ctx, s, runner.Options{
-			Manifest: m, Out: *out, Resume: *resume, Only: *only, Trials: *trials,
+			Manifest: m, Runtimes: lock, Out: *out, Resume: *resume, Only: *only, Trials: *trials,
 			Command: "restbench run " + strings.Join(args, " "), ReadyTimeout: *ready,
 			Log: os.Stderr, BuildLog: os.Stderr, Bar: bar,
 		})
 		if o != nil {
 			dirs = append(dirs, o.Dir)
 			failed += o.Failed
-			fmt.Fprintf(os.Stderr, "%s: %d trials ok, %d failed, %d done before; results in %s\n", s.Name, o.OK, o.Failed, o.Skipped, o.Dir)
+			fmt.Fprintf(os.Stderr, "%s: %d trials ok, %d failed, %d not supported, %d done before; results in %s\n", s.Name, o.OK, o.Failed, o.NotSupported, o.Skipped, o.Dir)
 		}
 		if err != nil {
 			if ctx.Err() != nil {
@@ -90,4 +95,20 @@ func cmdRun(ctx context.Context, args []string) error {
 		return fmt.Errorf("%d trial(s) failed; the report lists each with its error and the server's stderr", failed)
 	}
 	return nil
+}
+
+// runtimeFits checks a suite's runtime: key against the lock file and the
+// implementation's language.
+func runtimeFits(m *impl.Manifest, lock *runtimes.Lock) func(id, runtime string) (bool, error) {
+	return func(id, runtime string) (bool, error) {
+		rt, err := lock.Get(runtime)
+		if err != nil {
+			return false, err
+		}
+		im, err := m.Get(id)
+		if err != nil {
+			return false, err
+		}
+		return im.Language == rt.Language, nil
+	}
 }

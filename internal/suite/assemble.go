@@ -90,6 +90,9 @@ func (p *parser) assemble(s settings, at *yaml.Node) (Run, pending, error) {
 	if v, ok := get("quota"); ok {
 		r.Quota = v.V.(float64)
 	}
+	if v, ok := get("runtime"); ok {
+		r.Runtime = v.V.(string)
+	}
 	p.assembleEnv(&r, s)
 	if err := p.assembleRate(&r, &pd, s); err != nil {
 		return r, pd, err

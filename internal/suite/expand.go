@@ -30,6 +30,18 @@ func (f *file) expand(p *parser, scale string) ([]Run, []pending, result.Suite, 
 					continue
 				}
 				set := base.with(combo).with(c.set)
+				if rt, ok := set["runtime"]; ok && p.fits != nil {
+					ok, err := p.fits(impl, rt.Text)
+					if err != nil {
+						return nil, nil, info, p.errorf(rt.Node, "runtime", "%v", err)
+					}
+					if !ok {
+						if _, inMatrix := combo["runtime"]; inMatrix && c.set["runtime"].Node == nil {
+							continue
+						}
+						return nil, nil, info, p.errorf(rt.Node, "runtime", "%s cannot run %s (a runtime of another language)", rt.Text, impl)
+					}
+				}
 				r, pd, err := p.assemble(set, e.Node)
 				if err != nil {
 					return nil, nil, info, err
@@ -221,6 +233,8 @@ func paramLabel(key, value string) string {
 		return "work=" + value + "ms"
 	case "work_share":
 		return "work=" + value + "%"
+	case "runtime":
+		return value // "node-http bun", "go-nethttp go@1.22"
 	case "path":
 		// A run id has one "/", between experiment and label.
 		return strings.ReplaceAll(strings.TrimPrefix(value, "/"), "/", "-")

@@ -32,6 +32,7 @@ type pair struct {
 type parser struct {
 	file  string
 	impls []string // known implementation ids; empty: not checked
+	fits  func(impl, runtime string) (bool, error)
 }
 
 func (p *parser) errorf(n *yaml.Node, field, format string, args ...any) error {

@@ -15,6 +15,7 @@ type Run struct {
 	Label      string            // human label, e.g. "go-nethttp GOMAXPROCS=1"
 	Params     map[string]string // the matrix values of this cell, for tables
 	Env        map[string]string // server environment: THREADS, GOMAXPROCS, CLUSTER
+	Runtime    string            // pinned runtime (servers/runtimes.yaml): node@24, bun, go@1.22; "": the implementation's default
 
 	Quota      float64 // CPU quota in CPUs (docker --cpus); 0: none
 	Pinned     bool    // server and generator on disjoint CPU sets (the default)

@@ -79,11 +79,11 @@ var (
 		"engine", "connections", "max_connections", "duration", "warmup", "requests", "trials",
 		"timeout", "keepalive", "rate", "rate_of", "placement", "quota", "threads", "gomaxprocs",
 		"cluster", "delay", "work", "work_share", "expect", "expect_json", "probe", "body_size",
-		"method", "path", "headers", "body", "request", "mix",
+		"method", "path", "headers", "body", "request", "mix", "runtime",
 	}
 	axisKeys = []string{
 		"engine", "connections", "duration", "requests", "keepalive", "rate", "placement", "quota",
-		"threads", "gomaxprocs", "cluster", "delay", "work", "work_share", "path", "body_size",
+		"runtime", "threads", "gomaxprocs", "cluster", "delay", "work", "work_share", "path", "body_size",
 	}
 )
 
@@ -148,7 +148,7 @@ func (p *parser) parseSetting(key string, n *yaml.Node) (setting, error) {
 		s.V, err = p.boolean(n, key)
 	case "rate":
 		s.V, err = p.rate(n)
-	case "rate_of":
+	case "rate_of", "runtime":
 		s.V, err = p.nonEmpty(n, key)
 	case "placement":
 		s.V, err = p.placement(n)

@@ -31,6 +31,12 @@ type Suite struct {
 type Options struct {
 	Scale string   // quick, standard or full; "" is standard
 	Impls []string // known implementation ids; empty skips the check
+	// Fits, when set, checks a runtime: an error for one that is not pinned,
+	// false for one that cannot run the implementation. A matrix cell whose
+	// runtime cannot run its implementation (go@1.22 with node-http) is left
+	// out, so one runtime axis can list the Node and the Go runtimes of an
+	// experiment with both.
+	Fits func(impl, runtime string) (bool, error)
 }
 
 // Load reads the suite file at path and expands it at opt.Scale. Every
@@ -57,7 +63,7 @@ func Load(path string, opt Options) (*Suite, error) {
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
 		return nil, fmt.Errorf("%s: the file is empty (see docs/suites.md for an example)", path)
 	}
-	p := &parser{file: path, impls: opt.Impls}
+	p := &parser{file: path, impls: opt.Impls, fits: opt.Fits}
 	f, err := p.parseFile(doc.Content[0])
 	if err != nil {
 		return nil, err
