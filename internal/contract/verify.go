@@ -61,6 +61,9 @@ func (v *Verifier) Verify(ctx context.Context, im impl.Impl) []Result {
 		r, ok := rows[name]
 		if !ok {
 			r = Result{Impl: im.ID, Check: name, Status: Skip}
+			if v.Runtime != nil {
+				r.Runtime = v.Runtime.Name
+			}
 		}
 		out = append(out, r)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -48,6 +49,9 @@ func (in *Installed) Command(lang, build string, start []string) (Launch, error)
 		l.Start = append([]string{in.Path}, script...)
 	case strings.HasPrefix(in.Name, "deno"):
 		argv := []string{in.Path, "run", "-A", "--no-lock"}
+		// --v8-pool-size is Node's (the size of its V8 platform's thread
+		// pool), not V8's: Deno refuses it and has no equivalent.
+		flags = slices.DeleteFunc(flags, func(f string) bool { return strings.HasPrefix(f, "--v8-pool-size") })
 		if len(flags) > 0 {
 			argv = append(argv, "--v8-flags="+strings.Join(flags, ","))
 		}
