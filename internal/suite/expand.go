@@ -208,7 +208,10 @@ func labelRuns(runs []Run, matrix []axis) {
 		}
 		parts := []string{r.Impl}
 		for _, k := range sortedKeys(r.Params) {
-			if isAxis[k] && varying[r.Impl][k] {
+			// A runtime axis always names the runtime, so that a run keeps
+			// its id at every scale (a scale may leave one runtime of a
+			// language).
+			if isAxis[k] && (varying[r.Impl][k] || k == "runtime") {
 				parts = append(parts, paramLabel(k, r.Params[k]))
 			}
 		}

@@ -29,7 +29,7 @@ func TestRuntimeMatrix(t *testing.T) {
 		"    matrix:",
 		"      runtime: [n1, n2, g1]",
 		"    conclusions:",
-		"      - {text: t, metric: rps, a: e/a n2, b: e/b, published: 2}",
+		"      - {text: t, metric: rps, a: e/a n2, b: e/b g1, published: 2}",
 	}, "\n") + "\n"
 	s, err := Load(writeSuite(t, text), Options{Impls: []string{"a", "b"}, Fits: fitsFor})
 	if err != nil {
@@ -39,7 +39,7 @@ func TestRuntimeMatrix(t *testing.T) {
 	for _, r := range s.Runs {
 		got = append(got, r.ID+" on "+r.Runtime)
 	}
-	want := []string{"e/a n1 on n1", "e/a n2 on n2", "e/b on g1"}
+	want := []string{"e/a n1 on n1", "e/a n2 on n2", "e/b g1 on g1"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("runs = %q, want %q", got, want)
 	}
