@@ -8,7 +8,7 @@ import (
 	"io"
 	"os"
 
-	"restbench/internal/gen"
+	"restbench/internal/payload"
 )
 
 // cmdGen writes generated request bodies: `restbench gen filter --size 5MB`.
@@ -33,7 +33,7 @@ func cmdGen(ctx context.Context, args []string) error {
 		fs.Usage()
 		return usageError("gen: name the body to generate: filter")
 	}
-	n, err := gen.ParseSize(*size)
+	n, err := payload.ParseSize(*size)
 	if err != nil {
 		return usageError("gen: --size: %v", err)
 	}
@@ -48,7 +48,7 @@ func cmdGen(ctx context.Context, args []string) error {
 		defer bw.Flush()
 		w = bw
 	}
-	if err := gen.Filter(w, n, *seed); err != nil {
+	if err := payload.Filter(w, n, *seed); err != nil {
 		return fmt.Errorf("gen filter: %w", err)
 	}
 	return nil

@@ -69,6 +69,7 @@ func cmdLoad(ctx context.Context, args []string) error {
 	fs.Int64Var(&cfg.MaxRequests, "n", 0, "stop after this many requests (like ab -n)")
 	fs.Var(seconds{&cfg.Warmup}, "warmup", "warm-up before the measured part, reported separately")
 	fs.Float64Var(&cfg.Rate, "R", 0, "open loop: constant rate in requests/s (wrk2); 0 for a closed loop")
+	fs.IntVar(&cfg.MaxConnections, "max-connections", 0, "open loop: open more connections, up to this many, when every one is busy (default: -c, a fixed set as in wrk2)")
 	fs.StringVar(&cfg.Method, "m", "", "request method (default GET, or POST with -b)")
 	fs.Var(&headers, "H", "request header 'Name: value' (repeatable)")
 	fs.StringVar(&body, "b", "", "request body: @file or a literal")

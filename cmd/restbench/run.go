@@ -11,9 +11,9 @@ import (
 
 	"golang.org/x/term"
 
-	"restbench/internal/impl"
 	"restbench/internal/runner"
 	"restbench/internal/runtimes"
+	"restbench/internal/server"
 	"restbench/internal/suite"
 )
 
@@ -57,14 +57,14 @@ func cmdRun(ctx context.Context, args []string) error {
 	// the first one to finish.
 	var suites []*suite.Suite
 	for _, f := range files {
-		s, err := suite.Load(f, suite.Options{Scale: *scale, Impls: m.IDs(), Fits: runtimeFits(m, lock)})
+		s, err := suite.Load(f, suite.Options{Scale: *scale, Impls: m.IDs(), Languages: m.Languages()})
 		if err != nil {
 			return err
 		}
 		suites = append(suites, s)
 	}
 	// Whatever happens below, no server outlives restbench.
-	defer impl.StopAll(3 * time.Second)
+	defer server.StopAll(3 * time.Second)
 	bar := term.IsTerminal(int(os.Stderr.Fd()))
 	var dirs []string
 	failed := 0
@@ -78,11 +78,16 @@ func cmdRun(ctx context.Context, args []string) error {
 		if o != nil {
 			dirs = append(dirs, o.Dir)
 			failed += o.Failed
-			fmt.Fprintf(os.Stderr, "%s: %d trials ok, %d failed, %d not supported, %d done before; results in %s\n", s.Name, o.OK, o.Failed, o.NotSupported, o.Skipped, o.Dir)
+			notRun := ""
+			if o.NotRun > 0 {
+				// Not run is no failure: this machine lacks a tool or cores.
+				notRun = fmt.Sprintf(", %d not run here", o.NotRun)
+			}
+			fmt.Fprintf(os.Stderr, "%s: %d trials ok, %d failed%s, %d done before; results in %s\n", s.Name, o.OK, o.Failed, notRun, o.Skipped, o.Dir)
 		}
 		if err != nil {
 			if ctx.Err() != nil {
-				impl.StopAll(3 * time.Second)
+				server.StopAll(3 * time.Second)
 				return ctx.Err()
 			}
 			return err
@@ -95,20 +100,4 @@ func cmdRun(ctx context.Context, args []string) error {
 		return fmt.Errorf("%d trial(s) failed; the report lists each with its error and the server's stderr", failed)
 	}
 	return nil
-}
-
-// runtimeFits checks a suite's runtime: key against the lock file and the
-// implementation's language.
-func runtimeFits(m *impl.Manifest, lock *runtimes.Lock) func(id, runtime string) (bool, error) {
-	return func(id, runtime string) (bool, error) {
-		rt, err := lock.Get(runtime)
-		if err != nil {
-			return false, err
-		}
-		im, err := m.Get(id)
-		if err != nil {
-			return false, err
-		}
-		return im.Language == rt.Language, nil
-	}
 }

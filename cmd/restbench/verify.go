@@ -9,9 +9,10 @@ import (
 	"time"
 
 	"restbench/internal/contract"
-	"restbench/internal/gen"
 	"restbench/internal/impl"
+	"restbench/internal/payload"
 	"restbench/internal/runtimes"
+	"restbench/internal/server"
 )
 
 // cmdVerify checks implementations against the server contract and prints a
@@ -37,11 +38,11 @@ func cmdVerify(ctx context.Context, args []string) error {
 	} else if err != nil {
 		return err
 	}
-	size, err := gen.ParseSize(*filterSize)
+	size, err := payload.ParseSize(*filterSize)
 	if err != nil {
 		return usageError("verify: --filter-size: %v", err)
 	}
-	limit, err := gen.ParseSize(*maxRSS)
+	limit, err := payload.ParseSize(*maxRSS)
 	if err != nil {
 		return usageError("verify: --max-rss: %v", err)
 	}
@@ -58,7 +59,7 @@ func cmdVerify(ctx context.Context, args []string) error {
 	for _, k := range []string{"GOMAXPROCS", "THREADS", "CLUSTER", "HOST", "PORT"} {
 		os.Unsetenv(k)
 	}
-	defer impl.StopAll(time.Second) // on Ctrl-C too: main cancels ctx, Verify returns
+	defer server.StopAll(time.Second) // on Ctrl-C too: main cancels ctx, Verify returns
 
 	lock, err := runtimes.Load(m.Root)
 	if err != nil {

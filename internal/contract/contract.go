@@ -11,11 +11,10 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strings"
-	"sync"
 	"time"
 
 	"restbench/internal/impl"
+	"restbench/internal/server"
 )
 
 // Status is the outcome of one check.
@@ -44,10 +43,10 @@ type Result struct {
 // Target is a running server under check.
 type Target struct {
 	Impl   impl.Impl
-	URL    string // base URL, http://host:port
-	Pid    int    // leader of the server's process group; 0 when unknown
-	Ready  Ready  // the server's readiness line
-	Root   string // repository root, for fixtures/
+	URL    string       // base URL, http://host:port
+	Pid    int          // leader of the server's process group; 0 when unknown
+	Ready  server.Ready // the server's readiness line
+	Root   string       // repository root, for fixtures/
 	Client *http.Client
 
 	// FilterSize is the body size of the filter-memory check (200 MB when 0)
@@ -70,19 +69,19 @@ type Check struct {
 // checks before it (a Node heap does not shrink back).
 var Checks = []Check{
 	{Name: "ready-line", Run: checkReadyLine},
-	{Name: "status", Run: checkStatus},
+	{Name: "status", Run: tableCheck("status")},
 	{Name: "filter-memory", Timeout: 3 * time.Minute, Run: checkFilterMemory},
 	{Name: "filter", Run: checkFilter},
-	{Name: "echo", Run: checkEcho},
-	{Name: "echo-any", Run: checkEchoAny},
-	{Name: "sum", Run: checkSum},
-	{Name: "hello", Run: checkHello},
-	{Name: "gzip", Run: checkGzip},
-	{Name: "bad-json", Run: checkBadJSON},
-	{Name: "bad-params", Run: checkBadParams},
-	{Name: "too-large", Run: checkTooLarge},
-	{Name: "not-found", Run: checkNotFound},
-	{Name: "bad-method", Run: checkBadMethod},
+	{Name: "echo", Run: tableCheck("echo")},
+	{Name: "echo-any", Run: tableCheck("echo-any")},
+	{Name: "sum", Run: tableCheck("sum")},
+	{Name: "hello", Run: tableCheck("hello")},
+	{Name: "gzip", Run: tableCheck("gzip")},
+	{Name: "bad-json", Run: tableCheck("bad-json")},
+	{Name: "bad-params", Run: tableCheck("bad-params")},
+	{Name: "too-large", Run: tableCheck("too-large")},
+	{Name: "not-found", Run: tableCheck("not-found")},
+	{Name: "bad-method", Run: tableCheck("bad-method")},
 	{Name: "time-delay", Run: checkTimeDelay},
 	{Name: "time-work", Run: checkTimeWork},
 	{Name: "time-parallel", Run: checkTimeParallel},
@@ -148,71 +147,3 @@ func skip(format string, a ...any) error { return &noteError{Skip, fmt.Sprintf(f
 func notSupported(why string) error      { return &noteError{NotSupported, why} }
 
 func msSince(t time.Time) float64 { return float64(time.Since(t).Microseconds()) / 1000 }
-
-// Ready is the line a server prints once it serves:
-// restbench-server id=<id> pid=<pid> threads=<THREADS> gomaxprocs=<n or -> listening=<host:port>
-type Ready struct {
-	Line   string
-	Fields map[string]string
-}
-
-// ParseReady reads a readiness line; ok is false when line is not one.
-func ParseReady(line string) (Ready, bool) {
-	line = strings.TrimSpace(line)
-	rest, ok := strings.CutPrefix(line, "restbench-server ")
-	if !ok {
-		return Ready{}, false
-	}
-	r := Ready{Line: line, Fields: map[string]string{}}
-	for _, f := range strings.Fields(rest) {
-		if k, v, ok := strings.Cut(f, "="); ok {
-			r.Fields[k] = v
-		}
-	}
-	return r, true
-}
-
-// readyWriter receives a server's stdout and keeps its readiness lines.
-type readyWriter struct {
-	mu      sync.Mutex
-	partial []byte
-	lines   []Ready
-	seen    chan struct{} // closed at the first readiness line
-}
-
-func newReadyWriter() *readyWriter { return &readyWriter{seen: make(chan struct{})} }
-
-func (w *readyWriter) Write(b []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.partial = append(w.partial, b...)
-	for {
-		i := strings.IndexByte(string(w.partial), '\n')
-		if i < 0 {
-			break
-		}
-		if r, ok := ParseReady(string(w.partial[:i])); ok {
-			if len(w.lines) == 0 {
-				close(w.seen)
-			}
-			w.lines = append(w.lines, r)
-		}
-		w.partial = w.partial[i+1:]
-	}
-	if len(w.partial) > 4096 { // a server that prints without newlines
-		w.partial = w.partial[len(w.partial)-4096:]
-	}
-	return len(b), nil
-}
-
-// wait returns the first readiness line, waiting up to timeout for it.
-func (w *readyWriter) wait(timeout time.Duration) (Ready, bool) {
-	select {
-	case <-w.seen:
-	case <-time.After(timeout):
-		return Ready{}, false
-	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.lines[0], true
-}

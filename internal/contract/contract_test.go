@@ -14,8 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"restbench/internal/gen"
 	"restbench/internal/impl"
+	"restbench/internal/payload"
+	"restbench/internal/server"
 )
 
 // root is the repository root, for fixtures/ and the manifest.
@@ -49,7 +50,7 @@ func TestVerifyGoNetHTTP(t *testing.T) {
 	if err := m.Build(ctx, im, io.Discard); err != nil {
 		t.Skipf("go-nethttp does not build yet, so it cannot be verified: %v", err)
 	}
-	defer impl.StopAll(time.Second)
+	defer server.StopAll(time.Second)
 	v := &Verifier{Manifest: m, FilterSize: 20_000_000}
 	results := v.Verify(ctx, im)
 	if len(results) != len(CheckNames()) {
@@ -181,12 +182,12 @@ func serialDelay() http.HandlerFunc {
 // filterHandler filters the whole body (small bodies only) with keep.
 func filterHandler(keep func(v, min float64) bool) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		var all []gen.Record
+		var all []payload.Record
 		if err := json.NewDecoder(r.Body).Decode(&all); err != nil {
 			writeJSON(w, 400, map[string]string{"error": err.Error()})
 			return
 		}
-		out := []gen.Record{}
+		out := []payload.Record{}
 		for _, rec := range all {
 			if keep(rec.Version, 5) {
 				out = append(out, rec)
@@ -237,7 +238,7 @@ func TestReadyLine(t *testing.T) {
 		{"restbench-server id=x pid=12 threads=1 listening=127.0.0.1:9", "node", false},
 	}
 	for _, tt := range tests {
-		ready, ok := ParseReady(tt.line)
+		ready, ok := server.ParseReady(tt.line)
 		if !ok {
 			t.Fatalf("ParseReady(%q) failed", tt.line)
 		}
@@ -247,15 +248,8 @@ func TestReadyLine(t *testing.T) {
 			t.Errorf("%s (%s): error %v, want ok=%v", tt.line, tt.lang, err, tt.ok)
 		}
 	}
-	if _, ok := ParseReady("listening on 8080"); ok {
+	if _, ok := server.ParseReady("listening on 8080"); ok {
 		t.Error("ParseReady accepted a line that is not a readiness line")
-	}
-	// The writer finds the line among other output, split across writes.
-	w := newReadyWriter()
-	io.WriteString(w, "starting\nrestbench-server id=x pid=1 thr")
-	io.WriteString(w, "eads=1 gomaxprocs=- listening=h:1\nmore\n")
-	if r, ok := w.wait(time.Second); !ok || r.Fields["threads"] != "1" || r.Fields["listening"] != "h:1" {
-		t.Errorf("readyWriter: %v %v", r, ok)
 	}
 }
 

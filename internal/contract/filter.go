@@ -12,7 +12,8 @@ import (
 	"sync"
 	"time"
 
-	"restbench/internal/gen"
+	"restbench/internal/payload"
+	"restbench/internal/server"
 )
 
 // The /filter checks: correctness record by record on small generated
@@ -20,6 +21,10 @@ import (
 // sampled.
 
 func checkFilter(ctx context.Context, t *Target) (string, error) {
+	// The table's hand-written records first: their answers are easy to read.
+	if err := runCases(ctx, t, "filter"); err != nil {
+		return "", err
+	}
 	cases := []struct {
 		query      string
 		size, seed int64
@@ -35,10 +40,10 @@ func checkFilter(ctx context.Context, t *Target) (string, error) {
 	var details []string
 	for _, c := range cases {
 		var body bytes.Buffer
-		if err := gen.Filter(&body, c.size, c.seed); err != nil {
+		if err := payload.Filter(&body, c.size, c.seed); err != nil {
 			return "", err
 		}
-		want, err := gen.FilterExpected(c.size, c.seed, c.min)
+		want, err := payload.FilterExpected(c.size, c.seed, c.min)
 		if err != nil {
 			return "", err
 		}
@@ -63,7 +68,7 @@ func checkFilter(ctx context.Context, t *Target) (string, error) {
 
 // sameRecords compares a /filter response with the expected records, field
 // by field, and names the first difference.
-func sameRecords(body []byte, want []gen.Record) error {
+func sameRecords(body []byte, want []payload.Record) error {
 	var got []map[string]any
 	if err := json.Unmarshal(body, &got); err != nil {
 		return fmt.Errorf("response is not a JSON array of objects: %v (%s)", err, clip(body))
@@ -86,7 +91,7 @@ func sameRecords(body []byte, want []gen.Record) error {
 }
 
 // recordDiff names what differs between a decoded record and the expected one.
-func recordDiff(got map[string]any, want gen.Record) string {
+func recordDiff(got map[string]any, want payload.Record) string {
 	fields := map[string]any{"name": want.Name, "language": want.Language, "id": want.ID, "bio": want.Bio, "version": want.Version}
 	var diffs []string
 	for k, w := range fields {
@@ -124,7 +129,7 @@ func checkFilterMemory(ctx context.Context, t *Target) (string, error) {
 	}
 	const seed = 42
 	want := expectedCount(size, seed, 5)
-	base := groupRSS(t.Pid)
+	base := server.RSS(t.Pid)
 
 	// Sample every 20 ms until the response is read.
 	var peak int64
@@ -134,7 +139,7 @@ func checkFilterMemory(ctx context.Context, t *Target) (string, error) {
 		tick := time.NewTicker(20 * time.Millisecond)
 		defer tick.Stop()
 		for {
-			peak = max(peak, groupRSS(t.Pid))
+			peak = max(peak, server.RSS(t.Pid))
 			select {
 			case <-stop:
 				return
@@ -165,7 +170,7 @@ func checkFilterMemory(ctx context.Context, t *Target) (string, error) {
 // the response one record at a time, checking each. It returns the count.
 func streamFilter(ctx context.Context, t *Target, size, seed int64) (int, error) {
 	pr, pw := io.Pipe()
-	go func() { pw.CloseWithError(gen.Filter(pw, size, seed)) }()
+	go func() { pw.CloseWithError(payload.Filter(pw, size, seed)) }()
 	defer pr.Close() // stops the generator if the server gave up early
 	req, err := http.NewRequestWithContext(ctx, "POST", t.URL+"/filter?min_version=5", pr)
 	if err != nil {
@@ -187,7 +192,7 @@ func streamFilter(ctx context.Context, t *Target, size, seed int64) (int, error)
 	}
 	n := 0
 	for dec.More() {
-		var r gen.Record
+		var r payload.Record
 		if err := dec.Decode(&r); err != nil {
 			return n, fmt.Errorf("response record %d: %w", n, err)
 		}
@@ -212,7 +217,7 @@ func expectedCount(size, seed int64, minVersion float64) int {
 		return n
 	}
 	n := 0
-	gen.Records(size, seed, func(r gen.Record) error {
+	payload.Records(size, seed, func(r payload.Record) error {
 		if r.Version > minVersion {
 			n++
 		}

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"syscall"
 	"time"
 
 	"restbench/internal/impl"
 	"restbench/internal/runtimes"
+	"restbench/internal/server"
 )
 
 // Verifier builds, starts and checks implementations from a manifest.
@@ -86,16 +86,16 @@ func (v *Verifier) main(ctx context.Context, im impl.Impl, add func(Result)) {
 			return
 		}
 		r := t.Run(ctx, c)
-		if r.Status == Fail && exited(p) {
+		if r.Status == Fail && p.Exited() {
 			r.Detail += fmt.Sprintf("\nthe server exited (%v); its stderr ends:\n%s", p.ExitErr(), p.StderrTail(1500))
 		}
 		add(r)
-		if exited(p) {
+		if p.Exited() {
 			return // the rest stay "-"
 		}
 	}
 	start = time.Now()
-	add(outcome(im.ID, "sigterm", start, "", terminate(p, 5*time.Second)))
+	add(outcome(im.ID, "sigterm", start, "", p.Terminate(5*time.Second)))
 }
 
 // variants starts im with more threads and checks that they are there:
@@ -148,12 +148,12 @@ func (v *Verifier) variant(ctx context.Context, im impl.Impl, env map[string]str
 		}
 	}
 	if want == nil {
-		return info("%s (%d processes)", t.Ready.Line, len(group(t.Pid)))
+		return info("%s (%d processes)", t.Ready.Line, len(server.Members(t.Pid)))
 	}
 	if err := want(t); err != nil {
 		return err
 	}
-	return terminate(p, 10*time.Second)
+	return p.Terminate(10 * time.Second)
 }
 
 func wantGOMAXPROCS(n int) func(*Target) error {
@@ -171,7 +171,7 @@ func wantProcesses(n int) func(*Target) error {
 	return func(t *Target) error {
 		deadline := time.Now().Add(5 * time.Second)
 		for {
-			got := len(group(t.Pid))
+			got := len(server.Members(t.Pid))
 			if got >= n {
 				return nil
 			}
@@ -183,11 +183,10 @@ func wantProcesses(n int) func(*Target) error {
 	}
 }
 
-// start starts im with env, waits for /status and the readiness line, and
+// start starts im with env, waits for its readiness line and /status, and
 // returns the target. The process, when not nil, must be stopped.
-func (v *Verifier) start(ctx context.Context, im impl.Impl, env map[string]string) (*Target, *impl.Process, error) {
-	ready := newReadyWriter()
-	p, err := v.Manifest.Start(im, impl.StartOptions{Env: env, Stdout: ready})
+func (v *Verifier) start(ctx context.Context, im impl.Impl, env map[string]string) (*Target, *server.Process, error) {
+	p, err := server.Start(im, server.Options{Dir: v.Manifest.Root, Env: env})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -198,43 +197,11 @@ func (v *Verifier) start(ctx context.Context, im impl.Impl, env map[string]strin
 	if err := p.WaitReady(ctx, timeout); err != nil {
 		return nil, p, err
 	}
-	line, ok := ready.wait(2 * time.Second)
-	if !ok {
-		return nil, p, fmt.Errorf("no readiness line on stdout (restbench-server id=%s pid=… threads=… gomaxprocs=… listening=…); see docs/contract.md", im.ID)
-	}
 	t := &Target{
-		Impl: im, URL: p.URL(), Pid: p.Pid(), Ready: line, Root: v.Manifest.Root,
+		Impl: im, URL: p.URL(), Pid: p.Pid(), Ready: p.Ready, Root: v.Manifest.Root,
 		Client: NewClient(), FilterSize: v.FilterSize, MaxRSS: v.MaxRSS,
 	}
 	return t, p, nil
-}
-
-// terminate sends SIGTERM to the server's group and waits for every process
-// of it to end.
-func terminate(p *impl.Process, within time.Duration) error {
-	start := time.Now()
-	syscall.Kill(-p.Pid(), syscall.SIGTERM)
-	select {
-	case <-p.Done():
-	case <-time.After(within):
-		return fmt.Errorf("still running %s after SIGTERM", within)
-	}
-	for len(group(p.Pid())) > 0 {
-		if time.Since(start) > within {
-			return fmt.Errorf("%d processes of the group still running %s after SIGTERM (the master must stop its workers)", len(group(p.Pid())), within)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	return nil
-}
-
-func exited(p *impl.Process) bool {
-	select {
-	case <-p.Done():
-		return true
-	default:
-		return false
-	}
 }
 
 func (v *Verifier) logf(format string, a ...any) {

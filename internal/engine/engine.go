@@ -44,6 +44,21 @@ func New(name string) (Engine, error) {
 	return nil, fmt.Errorf("unknown engine %q (use %s, %s or %s)", name, NameBuiltin, NameWrk, NameAB)
 }
 
+// Missing says why the engine called name cannot run on this machine ("wrk
+// is not installed (apt-get install wrk)"), or "" when it can.
+func Missing(name string) string {
+	tool := name
+	switch name {
+	case NameWrk, NameAB:
+	default:
+		return "" // the built-in generator is always there
+	}
+	if _, err := exec.LookPath(tool); err != nil {
+		return fmt.Sprintf("%s is not installed (apt-get install %s)", tool, packageOf(tool))
+	}
+	return ""
+}
+
 // Builtin is restbench's own generator.
 type Builtin struct{}
 
@@ -63,8 +78,8 @@ func (Builtin) Run(ctx context.Context, cfg load.Config) (*result.Load, error) {
 // Cancelling ctx sends SIGINT first (wrk then prints what it measured so
 // far), SIGKILL a second later.
 func runTool(ctx context.Context, cpus []int, argv []string) (string, float64, error) {
-	if _, err := exec.LookPath(argv[0]); err != nil {
-		return "", 0, fmt.Errorf("%s is not installed (apt-get install %s), or use engine: restbench", argv[0], packageOf(argv[0]))
+	if why := Missing(argv[0]); why != "" {
+		return "", 0, fmt.Errorf("%s, or use engine: restbench", why)
 	}
 	if len(cpus) > 0 {
 		argv = append([]string{"taskset", "-c", cpu.FormatList(cpus)}, argv...)

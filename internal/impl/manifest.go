@@ -1,6 +1,6 @@
 // Package impl knows the implementations of the server contract: the
-// manifest that lists them (servers/implementations.yaml), how to build them,
-// and how to start, probe and stop one as a process group.
+// manifest that lists them (servers/implementations.yaml) and how to build
+// them. Package server starts, watches and stops them.
 package impl
 
 import (
@@ -91,6 +91,15 @@ func (m *Manifest) IDs() []string {
 	}
 	sort.Strings(ids)
 	return ids
+}
+
+// Languages maps every implementation id to its language (go, node).
+func (m *Manifest) Languages() map[string]string {
+	out := make(map[string]string, len(m.Impls))
+	for _, im := range m.Impls {
+		out[im.ID] = im.Language
+	}
+	return out
 }
 
 // Get returns the implementation with this id, or an error that lists the

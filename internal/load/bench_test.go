@@ -10,7 +10,7 @@ import (
 // steadyLoop prepares a loop with one keep-alive connection to a
 // zero-allocation server that will send n requests. Everything it allocates
 // (histograms, buffers) is allocated here, before the measurement.
-func steadyLoop(tb testing.TB, n int64) (*runner, *loop) {
+func steadyLoop(tb testing.TB, n int64) (*generator, *loop) {
 	cfg := withDefaults(Config{URL: rawServer(tb) + "/", Connections: 1, MaxRequests: n, KeepAlive: true, ExpectJSON: false})
 	ep, err := resolve(cfg.URL, false)
 	if err != nil {
@@ -20,8 +20,8 @@ func steadyLoop(tb testing.TB, n int64) (*runner, *loop) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	r := newRunner(&cfg, ep, targets, new(atomic.Bool))
-	loops, err := r.newLoops(1, 1)
+	r := newGenerator(&cfg, ep, targets, new(atomic.Bool))
+	loops, err := r.newLoops(1)
 	if err != nil {
 		tb.Fatal(err)
 	}

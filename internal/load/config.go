@@ -29,17 +29,23 @@ type Config struct {
 	MaxRequests int64         // stop after this many requests (like ab -n); 0: no limit
 	Warmup      time.Duration // before the measured part, reported separately
 	Rate        float64       // requests/s, open loop; 0: closed loop
-	KeepAlive   bool          // false: a new connection per request (ab without -k)
-	Mix         []Target      // weighted targets; empty: one target from URL/Method/Body
-	MixFile     string        // where Mix came from, for the record
-	Probe       string        // path of the heartbeat request, e.g. /status; "" for none
-	ProbeEvery  time.Duration // interval of the probe; default 1s
-	Expect      int           // expected status; default 200
-	ExpectJSON  bool          // every response body must be valid JSON
-	Timeout     time.Duration // per request; default 30s
-	CPUs        []int         // pin the generator to these CPUs: every thread of this process (cpu.PinSelf)
-	AllowRemote bool          // permit a target that is not loopback
-	Threads     int           // event loops (OS threads); default one per usable CPU, at most Connections
+	// MaxConnections lets the open loop open connections beyond
+	// Connections, up to this many, when an arrival is due and every
+	// connection is busy (k6's remedy for a rate the connections cannot
+	// carry). Default Connections: wrk2's fixed set, so that results stay
+	// comparable; arrivals then wait, and what is never sent is Missed.
+	MaxConnections int
+	KeepAlive      bool          // false: a new connection per request (ab without -k)
+	Mix            []Target      // weighted targets; empty: one target from URL/Method/Body
+	MixFile        string        // where Mix came from, for the record
+	Probe          string        // path of the heartbeat request, e.g. /status; "" for none
+	ProbeEvery     time.Duration // interval of the probe; default 1s
+	Expect         int           // expected status; default 200
+	ExpectJSON     bool          // every response body must be valid JSON
+	Timeout        time.Duration // per request; default 30s
+	CPUs           []int         // pin the generator to these CPUs: every thread of this process (cpu.PinSelf)
+	AllowRemote    bool          // permit a target that is not loopback
+	Threads        int           // event loops (OS threads); default one per usable CPU, at most Connections
 
 	// Progress, when set, is called about once a second from a separate
 	// goroutine with the requests completed so far (warm-up excluded) and the

@@ -18,15 +18,17 @@ type conn struct {
 	id, index int
 	fd        int
 	state     int
-	reused    bool // the socket has carried a complete response
-	retried   bool // the request in flight was re-sent on a fresh socket
-	pollOut   bool // registered for EPOLLOUT
-	target    int  // index of the request in flight
-	warm      bool // the request in flight belongs to the warm-up
+	reused    bool  // the socket has carried a complete response
+	retried   bool  // the request in flight was re-sent on a fresh socket
+	pollOut   bool  // registered for EPOLLOUT
+	target    int   // index of the request in flight
+	busy      bool  // it had a request in flight during the window
+	completed int64 // requests it completed within the window
 	out       []byte
 	got       int64 // bytes read for the request in flight
 	resp      response
 	intended  int64 // ns: when the request was due; its latency counts from here
+	sentAt    int64 // ns: when it was actually sent; its service time counts from here
 	deadline  int64 // ns: when it times out
 	next      int64 // ns: when the next request is due
 	heapIdx   int
@@ -101,6 +103,16 @@ func (c *conn) handle(l *loop, events uint32, now int64) {
 		c.state = writing
 		c.write(l, now)
 	case writing:
+		// Read before writing on: a server may answer while the upload is
+		// still arriving (a streaming filter, an early 413), and a client
+		// that only writes until it is done would deadlock against one
+		// that stops reading once its own writes block.
+		if events&(unix.EPOLLIN|unix.EPOLLRDHUP) != 0 {
+			c.read(l, events, now)
+			if c.state != writing {
+				return
+			}
+		}
 		if events&(unix.EPOLLERR|unix.EPOLLHUP) != 0 {
 			c.fail(l, now)
 			return
@@ -109,7 +121,7 @@ func (c *conn) handle(l *loop, events uint32, now int64) {
 			c.write(l, now)
 		}
 	case reading:
-		c.read(l, now)
+		c.read(l, events, now)
 	case idle:
 		// An idle keep-alive socket became readable: the server closed it
 		// (or sent something unasked). Drop it; the next request dials.
@@ -139,8 +151,8 @@ func (c *conn) write(l *loop, now int64) {
 }
 
 // read consumes what the socket has and finishes the request when the
-// response is complete.
-func (c *conn) read(l *loop, now int64) {
+// response is complete. events are those of the wake-up that called it.
+func (c *conn) read(l *loop, events uint32, now int64) {
 	for {
 		n, err := rawRead(c.fd, l.buf)
 		if err == unix.EAGAIN {
@@ -159,24 +171,37 @@ func (c *conn) read(l *loop, now int64) {
 			return
 		}
 		c.got += int64(n)
-		_, done, perr := c.resp.feed(l.buf[:n])
+		used, done, perr := c.resp.feed(l.buf[:n])
 		if perr != nil {
 			c.closeSocket(l) // the stream is out of step: start afresh
 			l.finish(c, errRead, now)
+			return
+		}
+		if done && used < n {
+			// Bytes after a complete response were never asked for: the
+			// server miscounted its body, and the next response on this
+			// socket would be read out of step.
+			c.closeSocket(l)
+			l.finish(c, errBody, now)
 			return
 		}
 		if done {
 			c.complete(l, now, c.resp.close)
 			return
 		}
-		if n < len(l.buf) {
-			return // drained for now; epoll says when there is more
+		// Drained for now; epoll says when there is more. Unless the peer
+		// has closed too: edge-triggered epoll reported that with this
+		// data and will not again, so read on to the end of the stream.
+		if n < len(l.buf) && events&unix.EPOLLRDHUP == 0 {
+			return
 		}
 	}
 }
 
 func (c *conn) complete(l *loop, now int64, closeIt bool) {
-	if closeIt || !l.r.keepAlive {
+	// A response that arrived before the whole request went out leaves the
+	// socket mid-request: it cannot carry another one.
+	if closeIt || !l.g.keepAlive || len(c.out) > 0 {
 		c.closeSocket(l)
 	} else {
 		c.reused = true
@@ -187,13 +212,16 @@ func (c *conn) complete(l *loop, now int64, closeIt bool) {
 // fail handles a connection that broke during a request. A keep-alive
 // socket the server closed just as the request went out (a keep-alive
 // timeout racing the request) gets one retry on a fresh socket, as HTTP
-// clients do for idempotent requests; anything else is a read error.
+// clients do, but only for an idempotent method (RFC 9110 9.2.2): the
+// server may have acted on a POST before it closed. Anything else is a
+// read error.
 func (c *conn) fail(l *loop, now int64) {
-	retry := c.reused && c.got == 0 && !c.retried
+	t := &l.g.targets[c.target]
+	retry := c.reused && c.got == 0 && !c.retried && t.idempotent
 	c.closeSocket(l)
 	if retry {
 		c.retried = true
-		c.out = l.r.targets[c.target].raw
+		c.out = t.raw
 		c.resp.reset()
 		c.dial(l, now)
 		return

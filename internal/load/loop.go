@@ -14,7 +14,7 @@ import (
 // than on a later writable event, so a keep-alive request costs one read and
 // one write system call plus a share of an epoll_wait.
 type loop struct {
-	r        *runner
+	g        *generator
 	epfd     int
 	family   int
 	sockaddr unix.Sockaddr // per loop: unix.Connect writes into it
@@ -26,89 +26,100 @@ type loop struct {
 	rng      *rand.Rand
 	measured []*stream // per target
 	warm     []*stream // per target; nil without warm-up
-	due      connHeap  // connections waiting for their next send time
+	idle     connHeap  // connections without a request, by when they may send next
 	inflight int
 
-	sec       int        // second of the timeline being accumulated
-	secAgg    *secondAgg // what completed in that second, this loop only
-	measuring bool
-	cpuStart  unix.Rusage
-	cpuNS     int64 // thread CPU time during the measured part
-	stopping  bool
-	drainEnd  int64
-	nextCheck int64 // next scan for timed-out requests
+	// Open loop: this loop's share of the schedule. Arrival k is due at
+	// phase + k*period ns; arrival is the first one not yet sent, so every
+	// arrival before it went out and every due one from it on waits for a
+	// free connection (its latency runs from its due time all the same).
+	phase, period float64
+	arrival       int64
+	sentBefore    int64   // arrivals sent before the window opened
+	sent          int64   // arrivals sent within the window
+	missed        *stream // arrivals due before the window closed and never sent
+
+	// inWindow sums the time requests spent in flight within the window
+	// (ns), completed, failed and unfinished alike: divided by the window's
+	// length it is the mean number in flight, which Little's law checks.
+	inWindow int64
+
+	sec        int        // second of the timeline being accumulated
+	secAgg     *secondAgg // what completed in that second, this loop only
+	measuring  bool
+	cpuStart   unix.Rusage
+	cpuNS      int64 // thread CPU time during the measured part
+	ticketsOut bool  // -n: every measured request has been sent
+	closedAt   int64 // when this loop closed the window (ns since base); 0: it ran out of requests (-n)
+	nextCheck  int64 // next scan for timed-out requests
 }
 
-func newLoop(r *runner, seed uint64) (*loop, error) {
+func newLoop(g *generator, seed uint64) (*loop, error) {
 	epfd, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
 	if err != nil {
 		return nil, err
 	}
 	l := &loop{
-		r: r, epfd: epfd, pwait2: true,
+		g: g, epfd: epfd, pwait2: true,
 		events: make([]unix.EpollEvent, 256),
 		buf:    make([]byte, 64<<10),
 		rng:    rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15)),
 		secAgg: &secondAgg{hist: newSecondHist()},
+		missed: newStream(),
 	}
-	l.family, l.sockaddr = sockaddr(r.addr)
-	for range r.targets {
+	l.family, l.sockaddr = sockaddr(g.addr)
+	for range g.targets {
 		l.measured = append(l.measured, newStream())
-		if r.warmEnd > 0 {
+		if g.warmEnd > 0 {
 			l.warm = append(l.warm, newStream())
 		}
 	}
 	return l, nil
 }
 
-// add gives the loop a connection; id numbers it across all loops, which
-// places its first intended send time in the open loop.
-func (l *loop) add(id int) {
+// add gives the loop a connection, not yet on the idle heap; id numbers it
+// across all loops.
+func (l *loop) add(id int) *conn {
 	c := &conn{id: id, fd: -1, index: len(l.conns), heapIdx: -1}
-	if l.r.interval > 0 {
-		// Connection i starts i/R seconds in and then sends every C/R
-		// seconds: together the connections send at rate R, and each one
-		// keeps its own schedule, so a connection stuck on a slow response
-		// falls behind on its own requests only (wrk2's semantics).
-		c.next = int64(id) * l.r.interval / int64(l.r.conns)
-	}
 	l.conns = append(l.conns, c)
-	l.due.push(c)
+	return c
 }
 
-// run drives the connections until the load ends and everything in flight
-// has finished or been given up. It occupies its OS thread throughout, so
-// the thread's CPU time is the generator's.
+// due is when arrival k of the open loop should be sent.
+func (l *loop) due(k int64) int64 { return int64(l.phase + float64(k)*l.period) }
+
+// run drives the connections until the window closes (-d, Ctrl-C, the end
+// of the main load for the probe) or, with -n, until every measured request
+// has completed or timed out. It occupies its OS thread throughout, so the
+// thread's CPU time is the generator's.
 func (l *loop) run() {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	defer unix.Close(l.epfd)
+	g := l.g
 	for {
-		now := l.r.now()
-		if !l.measuring && now >= l.r.warmEnd {
+		now := g.now()
+		if !l.measuring && now >= g.warmEnd {
 			l.measuring = true
 			unix.Getrusage(unix.RUSAGE_THREAD, &l.cpuStart)
 		}
-		if !l.stopping && (now >= l.r.end || l.r.stop.Load()) {
-			l.stopping = true
-			l.drainEnd = now + l.r.drain.Load()
+		if now >= g.end || g.stop.Load() {
+			l.closeWindow(min(now, g.end))
+			break
 		}
-		if l.stopping && (l.inflight == 0 || now >= l.drainEnd) {
-			l.abandon(now)
+		if l.ticketsOut && l.inflight == 0 {
 			break
 		}
 		if now >= l.nextCheck {
 			l.expire(now)
 		}
-		for !l.stopping && l.due.len() > 0 && l.due.top().next <= now {
-			l.start(l.due.pop(), now)
-		}
+		l.startDue(now)
 		n := l.wait(l.waitUntil(now) - now)
 		for i := 0; i < n; i++ {
 			// A clock reading per event, not per batch: the request that
 			// follows a response is written now, and its latency starts now.
 			ev := &l.events[i]
-			l.conns[ev.Fd].handle(l, ev.Events, l.r.now())
+			l.conns[ev.Fd].handle(l, ev.Events, g.now())
 		}
 	}
 	l.flushSecond()
@@ -122,24 +133,61 @@ func (l *loop) run() {
 	}
 }
 
-func cpuNS(ru *unix.Rusage) int64 {
-	return ru.Utime.Nano() + ru.Stime.Nano()
+// startDue sends what is due now. The closed loop sends on every idle
+// connection. The open loop sends each due arrival on the connection idle
+// longest and, when none is idle, opens another one if --max-connections
+// allows (k6's remedy); otherwise the arrival waits for a connection.
+func (l *loop) startDue(now int64) {
+	g := l.g
+	if l.period == 0 {
+		for !l.ticketsOut && l.idle.len() > 0 && l.idle.top().next <= now {
+			l.start(l.idle.pop(), now, now)
+		}
+		return
+	}
+	for !l.ticketsOut {
+		due := l.due(l.arrival)
+		if due > now || due >= g.end {
+			return
+		}
+		var c *conn
+		switch {
+		case l.idle.len() > 0 && l.idle.top().next <= now:
+			c = l.idle.pop()
+		case g.opened.Load() < int64(g.maxConns) && g.opened.Add(1) <= int64(g.maxConns):
+			c = l.add(int(g.opened.Load() - 1))
+		default:
+			return
+		}
+		l.arrival++
+		if now >= g.warmEnd {
+			l.sent++
+		} else {
+			l.sentBefore++
+		}
+		l.start(c, due, now)
+	}
 }
 
 // waitUntil is when the loop must wake even if no socket is ready.
 func (l *loop) waitUntil(now int64) int64 {
-	t := min(l.nextCheck, now+10e6) // wake at least every 10 ms for Ctrl-C and -n
-	if l.stopping {
-		return min(t, l.drainEnd)
+	g := l.g
+	t := min(l.nextCheck, now+10e6, g.end) // wake at least every 10 ms for Ctrl-C
+	if now < g.warmEnd {
+		t = min(t, g.warmEnd)
 	}
-	t = min(t, l.r.end)
-	if now < l.r.warmEnd {
-		t = min(t, l.r.warmEnd)
-	}
-	if l.due.len() > 0 {
-		t = min(t, l.due.top().next)
+	if l.idle.len() > 0 && !l.ticketsOut {
+		next := l.idle.top().next
+		if l.period > 0 {
+			// A free connection waits for the next arrival.
+			next = max(next, l.due(l.arrival))
+		}
+		t = min(t, next)
 	}
 	return t
+}
+func cpuNS(ru *unix.Rusage) int64 {
+	return ru.Utime.Nano() + ru.Stime.Nano()
 }
 
 // wait returns the events that are ready, blocking for at most ns
@@ -152,7 +200,7 @@ func (l *loop) wait(ns int64) int {
 	if l.pwait2 {
 		var n int
 		var e unix.Errno
-		if l.r.ownP {
+		if l.g.ownP {
 			l.ts = unix.NsecToTimespec(max(ns, 0))
 			n, e = epollPwait2(l.epfd, l.events, &l.ts, false)
 		} else {
@@ -186,83 +234,93 @@ func (l *loop) wait(ns int64) int {
 	return n
 }
 
-// start begins the next request of c, due at c.next in the open loop or
-// now in the closed loop.
-func (l *loop) start(c *conn, now int64) {
-	r := l.r
-	intended := now
-	if r.interval > 0 {
-		intended = c.next
-	}
-	if intended >= r.end {
-		return // the connection's schedule has run past the end
-	}
-	c.warm = intended < r.warmEnd
-	if !c.warm && r.max > 0 && r.tickets.Add(1) > r.max {
-		r.stop.Store(true)
-		return
+// start begins a request on c: now in the closed loop, its arrival's due
+// time in the open loop.
+func (l *loop) start(c *conn, intended, now int64) {
+	g := l.g
+	if now >= g.warmEnd {
+		if g.max > 0 && g.tickets.Add(1) > g.max {
+			l.ticketsOut = true
+			l.idle.push(c)
+			return
+		}
+		c.busy = true
 	}
 	c.target = 0
-	if len(r.targets) > 1 {
+	if len(g.targets) > 1 {
 		x := l.rng.Float64()
-		for c.target < len(r.targets)-1 && x >= r.targets[c.target].cumul {
+		for c.target < len(g.targets)-1 && x >= g.targets[c.target].cumul {
 			c.target++
 		}
 	}
-	t := &r.targets[c.target]
-	c.intended, c.deadline = intended, now+r.timeout
+	t := &g.targets[c.target]
+	c.intended, c.sentAt, c.deadline = intended, now, now+g.timeout
 	c.out, c.got, c.retried = t.raw, 0, false
 	c.resp.reset()
-	c.resp.keepBody, c.resp.noBody = r.expectJSON, t.head
+	c.resp.keepBody, c.resp.noBody = g.expectJSON, t.head
 	l.inflight++
 	c.send(l, now)
 }
 
-// finish records the request in flight on c and schedules its next one.
+// finish records the request in flight on c, by its completion time: in
+// the window with its full latency when it completes after the window
+// opened, however long before that it was sent.
 func (l *loop) finish(c *conn, class int, now int64) {
-	r := l.r
+	g := l.g
+	l.inflight--
+	c.state = idle
+	if now >= g.end {
+		// Completed after the window closed (a late event of the last
+		// batch): at the close it was still in flight.
+		c.busy = true
+		l.streamsAt(now)[c.target].censor(g.end - c.intended)
+		l.inWindow += g.end - max(c.intended, g.warmEnd)
+		return
+	}
 	if class == okResponse {
-		if c.resp.status != r.expect {
+		if c.resp.status != g.expect {
 			class = errStatus
-		} else if r.expectJSON && !json.Valid(c.resp.body) {
+		} else if g.expectJSON && !json.Valid(c.resp.body) {
 			class = errBody
 		}
 	}
-	latency := now - c.intended
-	if c.warm {
-		s := l.warm[c.target]
-		s.record(class, c.resp.status, latency)
-		s.bytes += c.got
-	} else {
-		s := l.measured[c.target]
-		s.record(class, c.resp.status, latency)
-		s.bytes += c.got
+	latency, service := now-c.intended, now-c.sentAt
+	s := l.streamsAt(now)[c.target]
+	s.record(class, c.resp.status, latency, service)
+	s.bytes += c.got
+	if now >= g.warmEnd {
+		c.busy = true
+		c.completed++
+		l.inWindow += now - max(c.intended, g.warmEnd)
 		l.tick(class, latency, now)
 	}
-	l.inflight--
-	c.state = idle
-	switch {
-	case r.interval > 0:
-		c.next += r.interval
-	case class == errConnect:
+	c.next = now
+	if class == errConnect {
 		// Nothing listens: retrying at once would spin and count thousands
 		// of connect errors a second.
 		c.next = now + 10e6
-	default:
-		c.next = now
 	}
 	// Even when the next request is due now it waits for the end of this
 	// batch of events: the requests then reach the server in a burst, as
 	// wrk's do, which costs a Go server measurably less per request than
 	// requests trickling in one by one.
-	l.due.push(c)
+	l.idle.push(c)
+}
+
+// streamsAt is where a request that ends at now is filed: the warm-up
+// before the window opens, the measured window after.
+func (l *loop) streamsAt(now int64) []*stream {
+	if now < l.g.warmEnd {
+		return l.warm
+	}
+	return l.measured
 }
 
 // tick adds a measured request to the timeline and the progress count.
 func (l *loop) tick(class int, latency, now int64) {
-	sec := int((now - l.r.warmEnd) / 1e9)
-	if l.r.seconds > 0 {
-		sec = min(sec, l.r.seconds-1) // the drain after the end joins the last second
+	sec := int((now - l.g.warmEnd) / 1e9)
+	if l.g.seconds > 0 {
+		sec = min(sec, l.g.seconds-1)
 	}
 	if sec != l.sec {
 		l.flushSecond()
@@ -277,21 +335,22 @@ func (l *loop) tick(class int, latency, now int64) {
 		}
 		l.secAgg.hist.RecordValue(max(latency/1000, 1))
 	}
-	l.r.done.Add(1)
+	l.g.done.Add(1)
 }
 
 func (l *loop) flushSecond() {
 	if l.secAgg.requests == 0 {
 		return
 	}
-	l.r.tl.add(max(l.sec, 0), l.secAgg)
+	l.g.tl.add(max(l.sec, 0), l.secAgg)
 	l.secAgg.requests, l.secAgg.errors = 0, 0
 	l.secAgg.hist.Reset()
 }
 
-// expire fails the requests that have waited longer than the timeout.
+// expire fails the requests that have waited longer than the timeout: the
+// only way a request becomes a timeout.
 func (l *loop) expire(now int64) {
-	l.nextCheck = now + min(l.r.timeout/10, 100e6)
+	l.nextCheck = now + min(l.g.timeout/10, 100e6)
 	for _, c := range l.conns {
 		if c.state != idle && now >= c.deadline {
 			c.closeSocket(l)
@@ -300,15 +359,30 @@ func (l *loop) expire(now int64) {
 	}
 }
 
-// abandon gives up the requests still in flight when the drain after the
-// end ran out: they are counted as timeouts, never dropped, so the counts
-// balance.
-func (l *loop) abandon(now int64) {
-	l.stopping = true
+// closeWindow ends the load at the instant at: every request still in
+// flight is unfinished, neither a completion nor a timeout, and its age
+// then is a lower bound of its latency. In the open loop every arrival due
+// before then that never went out is missed, and its wait so far is a lower
+// bound too; both go to the censored series (docs/results.md).
+func (l *loop) closeWindow(at int64) {
+	l.closedAt = at
+	streams := l.streamsAt(at)
 	for _, c := range l.conns {
 		if c.state != idle {
 			c.closeSocket(l)
-			l.finish(c, errTimeout, now)
+			c.state = idle
+			l.inflight--
+			if at >= l.g.warmEnd {
+				c.busy = true
+				l.inWindow += at - max(c.intended, l.g.warmEnd)
+			}
+			streams[c.target].censor(at - c.intended)
+		}
+	}
+	if l.period > 0 {
+		for due := l.due(l.arrival); due < at; due = l.due(l.arrival) {
+			l.missed.censor(at - due)
+			l.arrival++
 		}
 	}
 }

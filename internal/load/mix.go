@@ -1,74 +1,43 @@
 package load
 
 import (
-	"bytes"
-	"fmt"
-	"os"
 	"path/filepath"
-	"strings"
 
-	"go.yaml.in/yaml/v3"
+	"restbench/internal/request"
+	"restbench/internal/yamlfile"
 )
-
-// mixEntry is one target as a mix file writes it.
-type mixEntry struct {
-	Name    string   `yaml:"name"`
-	Method  string   `yaml:"method"`
-	Path    string   `yaml:"path"`
-	Headers []string `yaml:"headers"`
-	Body    string   `yaml:"body"` // literal, or @file relative to the mix file
-	Weight  float64  `yaml:"weight"`
-}
 
 // ParseMix reads a mix file: a YAML list of targets, for example
 //
 //   - {name: time, path: /time, weight: 99}
 //   - {name: work, path: "/time?work=1", weight: 1}
-//   - {name: echo, method: POST, path: /echo, body: "@../fixtures/echo-body.json", headers: ["Content-Type: application/json"]}
+//   - {name: echo, method: POST, path: /echo, body: "@../fixtures/echo-body.json"}
 //
-// A body "@file" is read relative to the mix file's folder.
+// under the rules of package request, which also reads a suite's mix:. A
+// body "@file" is read relative to the mix file's folder.
 func ParseMix(path string) ([]Target, error) {
-	data, err := os.ReadFile(path)
+	m, err := request.ReadMix(path)
 	if err != nil {
-		return nil, fmt.Errorf("mix: %w", err)
+		return nil, err
 	}
-	var entries []mixEntry
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(&entries); err != nil {
-		return nil, fmt.Errorf("mix %s: %w (expected a list of {name, method, path, headers, body, weight})", path, err)
-	}
-	if len(entries) == 0 {
-		return nil, fmt.Errorf("mix %s has no targets (expected a list of {name, method, path, headers, body, weight})", path)
-	}
-	seen := map[string]bool{}
-	out := make([]Target, len(entries))
-	for i, e := range entries {
-		where := fmt.Sprintf("mix %s: target %d", path, i+1)
-		if !strings.HasPrefix(e.Path, "/") {
-			return nil, fmt.Errorf("%s: path %q must start with / (the host comes from the URL)", where, e.Path)
+	targets, err := MixTargets(m, request.NewBodies(filepath.Dir(path)))
+	return targets, yamlfile.InFile(err, path)
+}
+
+// MixTargets makes the targets of a mix, reading their bodies through
+// bodies. A target with a body is sent with Content-Type: application/json
+// unless its headers name one.
+func MixTargets(m request.Mix, bodies *request.Bodies) ([]Target, error) {
+	out := make([]Target, len(m.Targets))
+	for i, t := range m.Targets {
+		body, err := bodies.Get(t.Body)
+		if err != nil {
+			return nil, err
 		}
-		if e.Weight < 0 {
-			return nil, fmt.Errorf("%s: weight %v must not be negative", where, e.Weight)
+		out[i] = Target{
+			Name: t.Name.V, Method: request.MethodFor(t.Method, t.Body != nil), Path: t.Path.V,
+			Headers: request.WithJSONType(t.Headers.V, t.Body != nil), Body: body, Weight: t.Weight.V,
 		}
-		name := e.Name
-		if name == "" {
-			name = e.Path
-		}
-		if seen[name] {
-			return nil, fmt.Errorf("%s: name %q is used twice; give each target its own name", where, name)
-		}
-		seen[name] = true
-		body := []byte(e.Body)
-		if file, ok := strings.CutPrefix(e.Body, "@"); ok {
-			if !filepath.IsAbs(file) {
-				file = filepath.Join(filepath.Dir(path), file)
-			}
-			if body, err = os.ReadFile(file); err != nil {
-				return nil, fmt.Errorf("%s: body: %w", where, err)
-			}
-		}
-		out[i] = Target{Name: name, Method: e.Method, Path: e.Path, Headers: e.Headers, Body: body, Weight: e.Weight}
 	}
 	return out, nil
 }

@@ -3,6 +3,7 @@ package load
 import (
 	"fmt"
 	"io"
+	"reflect"
 	"sort"
 	"strings"
 
@@ -26,13 +27,18 @@ func Print(w io.Writer, r *result.Load) {
 	if s.Mix != "" {
 		what = "mix " + s.Mix + " against " + s.URL
 	}
+	if s.MaxConnections > 0 {
+		mode += fmt.Sprintf(", up to %d connections", s.MaxConnections)
+	}
 	fmt.Fprintf(w, "%s: %d connections, %s, %s\n", what, s.Connections, ka, mode)
 	printStats(w, "", &r.Stats)
 	fmt.Fprintf(w, "  %d requests in %.2fs, %s read\n", r.Requests, r.DurationS, bytesText(r.BytesRead))
-	if r.Missed > 0 {
-		fmt.Fprintf(w, "  %d scheduled requests never sent (connections stuck behind slow responses)\n", r.Missed)
+	if s.Rate > 0 {
+		fmt.Fprintf(w, "  Open loop: target %.2f req/s, achieved %.2f; %d due, %d sent, %d missed (due, never sent)\n",
+			r.TargetRPS, r.RPS, r.Due, r.Sent, r.Missed)
 	}
-	fmt.Fprintf(w, "Requests/sec: %10.2f\n", r.RPS)
+	fmt.Fprintf(w, "Requests/sec: %10.2f  (every response)\n", r.RPS)
+	fmt.Fprintf(w, "OK req/s:     %10.2f  (responses that passed validation)\n", r.OKRPS)
 	if r.DurationS > 0 {
 		fmt.Fprintf(w, "Transfer/sec: %10s\n", bytesText(int64(float64(r.BytesRead)/r.DurationS)))
 	}
@@ -51,6 +57,7 @@ func Print(w io.Writer, r *result.Load) {
 			printStats(w, "  ", t)
 		}
 	}
+	printAccounting(w, r)
 	if r.Probe != nil {
 		fmt.Fprintf(w, "Probe %s: %d requests\n", s.Probe, r.Probe.Requests)
 		printStats(w, "  ", r.Probe)
@@ -61,15 +68,40 @@ func Print(w io.Writer, r *result.Load) {
 	}
 }
 
+// printStats writes the latency (from the intended send) and, where it
+// differs, the service time (from the actual send) side by side, then the
+// unfinished requests' ages as the lower bounds they are.
 func printStats(w io.Writer, indent string, st *result.Stats) {
 	l := st.Latency
 	fmt.Fprintf(w, "%s  Latency   mean %s  stdev %s  max %s\n", indent, ms(l.Mean), ms(l.Stdev), ms(l.Max))
-	fmt.Fprintf(w, "%s  Latency Distribution\n", indent)
-	for _, p := range []struct {
+	sv := st.Service
+	if sv != nil && reflect.DeepEqual(*sv, l) {
+		sv = nil // a closed loop sends when it means to: the two are one
+	}
+	if sv != nil {
+		fmt.Fprintf(w, "%s  Service   mean %s  stdev %s  max %s  (from the actual send)\n", indent, ms(sv.Mean), ms(sv.Stdev), ms(sv.Max))
+		fmt.Fprintf(w, "%s  Latency Distribution  corrected    service\n", indent)
+	} else {
+		fmt.Fprintf(w, "%s  Latency Distribution\n", indent)
+	}
+	rows := []struct {
 		name string
-		v    float64
-	}{{"50%", l.P50}, {"75%", l.P75}, {"90%", l.P90}, {"99%", l.P99}, {"99.9%", l.P999}, {"99.99%", l.P9999}} {
-		fmt.Fprintf(w, "%s    %6s %10s\n", indent, p.name, ms(p.v))
+		v    func(result.Latency) float64
+	}{
+		{"50%", func(l result.Latency) float64 { return l.P50 }}, {"75%", func(l result.Latency) float64 { return l.P75 }},
+		{"90%", func(l result.Latency) float64 { return l.P90 }}, {"99%", func(l result.Latency) float64 { return l.P99 }},
+		{"99.9%", func(l result.Latency) float64 { return l.P999 }}, {"99.99%", func(l result.Latency) float64 { return l.P9999 }},
+	}
+	for _, p := range rows {
+		fmt.Fprintf(w, "%s    %6s %10s", indent, p.name, ms(p.v(l)))
+		if sv != nil {
+			fmt.Fprintf(w, " %10s", ms(p.v(*sv)))
+		}
+		fmt.Fprintln(w)
+	}
+	if st.Unfinished > 0 && st.Censored != nil {
+		fmt.Fprintf(w, "%s  Unfinished: %d in flight when the window closed, ages >= %s (median), >= %s (max)\n",
+			indent, st.Unfinished, ms(st.Censored.P50), ms(st.Censored.Max))
 	}
 	if e := st.Errors; e.Total() > 0 {
 		fmt.Fprintf(w, "%s  Errors: connect %d, timeout %d, read %d, status %d, body %d\n",
@@ -82,6 +114,22 @@ func printStats(w io.Writer, indent string, st *result.Stats) {
 		}
 		sort.Strings(codes)
 		fmt.Fprintf(w, "%s  Status codes: %s\n", indent, strings.Join(codes, ", "))
+	}
+}
+
+// printAccounting writes the checks on the counts: how evenly the
+// connections were served, Little's law, and the flags they raised.
+func printAccounting(w io.Writer, r *result.Load) {
+	if p := r.PerConnection; p != nil {
+		fmt.Fprintf(w, "Per connection: completed min %d, median %d, max %d; %d stalled (completed nothing)\n",
+			p.Min, p.Median, p.Max, p.Stalled)
+	}
+	if l := r.Little; l != nil {
+		fmt.Fprintf(w, "Little's law: req/s x mean latency = %.1f in flight, %d connections (ratio %.2f)\n",
+			l.InFlight, l.Connections, l.Ratio)
+	}
+	if len(r.Flags) > 0 {
+		fmt.Fprintf(w, "Flags: %s\n", strings.Join(r.Flags, ", "))
 	}
 }
 

@@ -22,17 +22,24 @@ const (
 // stream accumulates one stream of requests (a target in one phase) inside
 // one event loop. Only its loop touches it, so recording takes no lock.
 type stream struct {
-	hist      *hdrhistogram.Histogram
-	requests  int64
-	responses int64
-	errs      result.Errors
-	status    [600]int64
-	bytes     int64
+	hist       *hdrhistogram.Histogram // latency from the intended send
+	service    *hdrhistogram.Histogram // latency from the actual send
+	censored   *hdrhistogram.Histogram // ages of unfinished (and missed) requests at the window's end
+	requests   int64
+	responses  int64
+	unfinished int64
+	errs       result.Errors
+	status     [600]int64
+	bytes      int64
 }
 
-func newStream() *stream { return &stream{hist: result.NewHistogram()} }
+func newStream() *stream {
+	return &stream{hist: result.NewHistogram(), service: result.NewHistogram(), censored: result.NewHistogram()}
+}
 
-func (s *stream) record(class int, status int, latencyNS int64) {
+// record files a request that finished: latencyNS counts from its intended
+// send time, serviceNS from the moment it was actually written.
+func (s *stream) record(class int, status int, latencyNS, serviceNS int64) {
 	s.requests++
 	switch class {
 	case errConnect:
@@ -56,12 +63,24 @@ func (s *stream) record(class int, status int, latencyNS int64) {
 	// Only requests that got a response have a latency: an error's time says
 	// how long it took to fail, not how fast the server answers.
 	s.hist.RecordValue(max(latencyNS/1000, 1))
+	s.service.RecordValue(max(serviceNS/1000, 1))
+}
+
+// censor files a request still in flight when the window closed: its
+// latency is at least ageNS, and that lower bound is all anyone knows.
+func (s *stream) censor(ageNS int64) {
+	s.requests++
+	s.unfinished++
+	s.censored.RecordValue(max(ageNS/1000, 1))
 }
 
 // merge adds o to s.
 func (s *stream) merge(o *stream) {
 	s.hist.Merge(o.hist)
+	s.service.Merge(o.service)
+	s.censored.Merge(o.censored)
 	s.requests += o.requests
+	s.unfinished += o.unfinished
 	s.responses += o.responses
 	s.errs.Add(o.errs)
 	for i, n := range o.status {
@@ -70,7 +89,8 @@ func (s *stream) merge(o *stream) {
 	s.bytes += o.bytes
 }
 
-// stats turns s into the result form; rps is responses per second of seconds.
+// stats turns s into the result form; rps is responses per second of
+// seconds, ok_rps the responses that passed validation.
 func (s *stream) stats(seconds float64) (*result.Stats, error) {
 	st := &result.Stats{
 		Requests:    s.requests,
@@ -79,6 +99,7 @@ func (s *stream) stats(seconds float64) (*result.Stats, error) {
 		StatusCodes: map[string]int64{},
 		BytesRead:   s.bytes,
 		Latency:     result.Summarize(s.hist),
+		Unfinished:  s.unfinished,
 	}
 	for code, n := range s.status {
 		if n > 0 {
@@ -87,12 +108,26 @@ func (s *stream) stats(seconds float64) (*result.Stats, error) {
 	}
 	if seconds > 0 {
 		st.RPS = float64(s.responses) / seconds
+		st.OKRPS = float64(s.responses-s.errs.Status-s.errs.Body) / seconds
 	}
-	enc, err := result.EncodeHistogram(s.hist)
-	if err != nil {
+	var err error
+	if st.Histogram, err = result.EncodeHistogram(s.hist); err != nil {
 		return nil, err
 	}
-	st.Histogram = enc
+	if s.service.TotalCount() > 0 {
+		l := result.Summarize(s.service)
+		st.Service = &l
+		if st.ServiceHistogram, err = result.EncodeHistogram(s.service); err != nil {
+			return nil, err
+		}
+	}
+	if s.censored.TotalCount() > 0 {
+		l := result.Summarize(s.censored)
+		st.Censored = &l
+		if st.CensoredHistogram, err = result.EncodeHistogram(s.censored); err != nil {
+			return nil, err
+		}
+	}
 	return st, nil
 }
 

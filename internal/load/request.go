@@ -49,10 +49,13 @@ func resolve(rawURL string, allowRemote bool) (endpoint, error) {
 // target is one kind of request, serialised once: every send writes the
 // same bytes.
 type target struct {
-	name  string
-	raw   []byte
-	head  bool    // HEAD: the response has no body
-	cumul float64 // cumulative weight, for picking a target of a mix
+	name string
+	raw  []byte
+	head bool // HEAD: the response has no body
+	// idempotent methods may be sent again when a stale keep-alive socket
+	// fails before any response byte (conn.fail).
+	idempotent bool
+	cumul      float64 // cumulative weight, for picking a target of a mix
 }
 
 // buildTargets serialises the requests of cfg: the mix, or the single
@@ -81,12 +84,24 @@ func buildTargets(cfg *Config, ep endpoint) ([]target, error) {
 		if err != nil {
 			return nil, fmt.Errorf("target %q: %w", name, err)
 		}
-		out[i] = target{name: name, raw: raw, head: strings.EqualFold(t.Method, "HEAD"), cumul: total}
+		out[i] = target{name: name, raw: raw, head: strings.EqualFold(t.Method, "HEAD"), idempotent: idempotent(raw), cumul: total}
 	}
 	for i := range out {
 		out[i].cumul /= total
 	}
 	return out, nil
+}
+
+// idempotent says whether the request raw (as serialise wrote it) may be
+// repeated without changing what the server did: GET, HEAD, PUT, DELETE and
+// OPTIONS. POST and PATCH may not.
+func idempotent(raw []byte) bool {
+	method, _, _ := strings.Cut(string(raw), " ")
+	switch method {
+	case "GET", "HEAD", "PUT", "DELETE", "OPTIONS":
+		return true
+	}
+	return false
 }
 
 // serialise writes the request bytes. Headers of the target override the

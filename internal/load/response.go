@@ -110,7 +110,11 @@ func (r *response) feedHead(p []byte) (int, error) {
 		end := start + i + 4
 		used := len(p) - (len(r.head) - end)
 		r.head = r.head[:end]
-		return used, r.parseHead(r.head)
+		err := r.parseHead(r.head)
+		if r.state == stHead {
+			r.head = r.head[:0] // an interim response: the next head starts afresh
+		}
+		return used, err
 	}
 	if len(r.head) > maxHeader {
 		return len(p), errProtocol
@@ -164,9 +168,12 @@ func (r *response) parseHead(h []byte) error {
 		}
 	}
 	switch {
+	case r.status < 200 && r.status != 101:
+		// An interim response (100 Continue, 103 Early Hints) has no body
+		// and is followed by the real one: read on.
+		r.state, r.status, r.close = stHead, 0, false
 	case r.noBody || r.status < 200 || r.status == 204 || r.status == 304:
-		// 1xx responses are not expected (restbench never sends
-		// Expect: 100-continue); a body-less status ends at the head.
+		// A body-less status ends at the head.
 		r.state = stDone
 	case chunked:
 		r.state = stChunkSize

@@ -24,6 +24,8 @@ func TestResponseParser(t *testing.T) {
 		{name: "connection close", in: "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nhi", status: 200, body: "hi", close: true},
 		{name: "http/1.0", in: "HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\nhi", status: 200, body: "hi", close: true},
 		{name: "until close", in: "HTTP/1.1 200 OK\r\n\r\nstreamed", status: 200, body: "streamed", close: true, needsEOF: true},
+		{name: "100 continue", in: "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi", status: 200, body: "hi"},
+		{name: "103 early hints", in: "HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\nHTTP/1.1 404 Not Found\r\nContent-Length: 2\r\n\r\nno", status: 404, body: "no"},
 		{name: "204", in: "HTTP/1.1 204 No Content\r\n\r\n", status: 204},
 		{name: "HEAD", in: "HTTP/1.1 200 OK\r\nContent-Length: 99\r\n\r\n", noBody: true, status: 200},
 		{name: "not http", in: "SSH-2.0-OpenSSH\r\n\r\n", bad: true},

@@ -17,33 +17,35 @@ import (
 	"restbench/internal/result"
 )
 
-// runner is what the loops of one stream of load share: the settings in the
-// units the loops use (nanoseconds since base) and a few atomic counters.
-type runner struct {
+// generator is one stream of load, the main load or the probe, spread over
+// loops: the settings in the units the loops use (nanoseconds since base)
+// and the few atomic counters they share.
+type generator struct {
 	conns      int
+	maxConns   int // open loop: connections it may open in all
 	targets    []target
 	addr       *net.TCPAddr
 	keepAlive  bool
 	expect     int
 	expectJSON bool
 	timeout    int64
-	interval   int64 // open loop: ns between two requests of one connection; 0: closed loop
-	warmEnd    int64 // the measured part starts here
-	end        int64 // no request is sent at or after this; MaxInt64: no time limit
-	seconds    int   // length of the timeline; 0: unknown (-n)
-	max        int64 // measured requests to send; 0: no limit
+	rate       float64 // open loop: requests/s; 0: closed loop
+	warmEnd    int64   // the measured window opens here
+	end        int64   // the window closes here; MaxInt64: no time limit (-n)
+	seconds    int     // length of the timeline; 0: unknown (-n)
+	max        int64   // measured requests to send; 0: no limit
 	base       time.Time
 	ownP       bool // every loop has a P to itself: it may block in raw system calls (sys.go)
 
-	drain   atomic.Int64 // ns that in-flight requests may take to finish after the end
+	opened  atomic.Int64 // connections opened so far (open loop growth)
 	tickets atomic.Int64 // measured requests started (-n)
 	done    atomic.Int64 // measured requests finished (progress)
-	stop    *atomic.Bool // end now: Ctrl-C, -n reached, or the main load ended (probe)
+	stop    *atomic.Bool // close the window now: Ctrl-C, or the main load ended (probe)
 	tl      timeline
 	loops   []*loop
 }
 
-func (r *runner) now() int64 { return int64(time.Since(r.base)) }
+func (g *generator) now() int64 { return int64(time.Since(g.base)) }
 
 // withDefaults fills in the documented defaults of cfg.
 func withDefaults(cfg Config) Config {
@@ -62,6 +64,9 @@ func withDefaults(cfg Config) Config {
 	if cfg.Probe != "" && cfg.ProbeEvery <= 0 {
 		cfg.ProbeEvery = time.Second
 	}
+	if cfg.MaxConnections <= 0 {
+		cfg.MaxConnections = cfg.Connections
+	}
 	if cfg.Threads <= 0 {
 		cfg.Threads = runtime.GOMAXPROCS(0)
 		if len(cfg.CPUs) > 0 {
@@ -73,8 +78,8 @@ func withDefaults(cfg Config) Config {
 }
 
 // Run generates the load cfg describes and returns what it measured. When
-// ctx is cancelled it stops sending, lets the requests in flight finish for
-// up to a second, and returns the partial result together with ctx.Err().
+// ctx is cancelled the window closes at once (the requests in flight are
+// unfinished) and Run returns the partial result together with ctx.Err().
 // With cfg.CPUs it pins the whole calling process (every thread) to those
 // CPUs and leaves it pinned.
 func Run(ctx context.Context, cfg Config) (*result.Load, error) {
@@ -85,6 +90,12 @@ func Run(ctx context.Context, cfg Config) (*result.Load, error) {
 	}
 	if cfg.Rate < 0 || math.IsInf(cfg.Rate, 0) || math.IsNaN(cfg.Rate) {
 		return nil, fmt.Errorf("rate %v: use a positive number of requests/s, or 0 for a closed loop", cfg.Rate)
+	}
+	if cfg.MaxConnections < cfg.Connections {
+		return nil, fmt.Errorf("max connections %d is below the %d connections: give at least -c", cfg.MaxConnections, cfg.Connections)
+	}
+	if cfg.MaxConnections > cfg.Connections && cfg.Rate == 0 {
+		return nil, fmt.Errorf("max connections %d: only an open loop (-R) opens connections beyond -c %d", cfg.MaxConnections, cfg.Connections)
 	}
 	if len(cfg.CPUs) > 0 {
 		if err := cpu.PinSelf(cfg.CPUs); err != nil {
@@ -103,20 +114,17 @@ func Run(ctx context.Context, cfg Config) (*result.Load, error) {
 		}
 	}
 	var stop, probeStop atomic.Bool
-	main := newRunner(&cfg, ep, targets, &stop)
-	if cfg.Rate > 0 {
-		main.interval = max(int64(float64(cfg.Connections)*1e9/cfg.Rate), 1)
-	}
-	loops, err := main.newLoops(cfg.Connections, cfg.Threads)
+	main := newGenerator(&cfg, ep, targets, &stop)
+	loops, err := main.newLoops(cfg.Threads)
 	if err != nil {
 		return nil, err
 	}
-	var probe *runner
+	var probe *generator
 	if cfg.Probe != "" {
-		probe = newRunner(&cfg, ep, probeTargets, &probeStop)
+		probe = newGenerator(&cfg, ep, probeTargets, &probeStop)
 		probe.keepAlive, probe.expectJSON, probe.max = true, false, 0
-		probe.interval = int64(cfg.ProbeEvery)
-		probeLoops, err := probe.newLoops(1, 1)
+		probe.conns, probe.maxConns, probe.rate = 1, 1, 1/cfg.ProbeEvery.Seconds()
+		probeLoops, err := probe.newLoops(1)
 		if err != nil {
 			return nil, err
 		}
@@ -147,7 +155,6 @@ func Run(ctx context.Context, cfg Config) (*result.Load, error) {
 		select {
 		case <-ctx.Done():
 			stopAt.CompareAndSwap(0, main.now())
-			main.drain.Store(min(main.drain.Load(), int64(time.Second)))
 			stop.Store(true)
 		case <-finished:
 		}
@@ -189,24 +196,23 @@ func Run(ctx context.Context, cfg Config) (*result.Load, error) {
 	return res, ctx.Err()
 }
 
-func newRunner(cfg *Config, ep endpoint, targets []target, stop *atomic.Bool) *runner {
-	r := &runner{
-		conns: cfg.Connections, targets: targets,
+// newGenerator sets up the stream of load cfg describes. Its two stops
+// differ on purpose: with -d the window closes at the deadline and what is
+// in flight then is unfinished; with -n there is no deadline, and every one
+// of the n requests completes or times out.
+func newGenerator(cfg *Config, ep endpoint, targets []target, stop *atomic.Bool) *generator {
+	g := &generator{
+		conns: cfg.Connections, maxConns: cfg.MaxConnections, targets: targets,
 		keepAlive: cfg.KeepAlive, expect: cfg.Expect, expectJSON: cfg.ExpectJSON,
-		timeout: int64(cfg.Timeout), max: cfg.MaxRequests,
+		timeout: int64(cfg.Timeout), max: cfg.MaxRequests, rate: cfg.Rate,
 		warmEnd: int64(cfg.Warmup), end: math.MaxInt64, stop: stop,
 	}
-	// After a timed end the requests in flight get a little time to finish;
-	// after -n the last requests are part of the count and get the timeout.
-	r.drain.Store(min(r.timeout, int64(2*time.Second)))
 	if cfg.Duration > 0 {
-		r.end = r.warmEnd + int64(cfg.Duration)
-		r.seconds = int((cfg.Duration + time.Second - 1) / time.Second)
-	} else {
-		r.drain.Store(r.timeout)
+		g.end = g.warmEnd + int64(cfg.Duration)
+		g.seconds = int((cfg.Duration + time.Second - 1) / time.Second)
 	}
-	r.addr = ep.addr
-	return r
+	g.addr = ep.addr
+	return g
 }
 
 func sockaddr(a *net.TCPAddr) (int, unix.Sockaddr) {
@@ -220,22 +226,29 @@ func sockaddr(a *net.TCPAddr) (int, unix.Sockaddr) {
 	return unix.AF_INET6, sa
 }
 
-// newLoops spreads conns connections over threads loops.
-func (r *runner) newLoops(conns, threads int) ([]*loop, error) {
+// newLoops spreads g's connections over threads loops. In the open loop
+// each loop takes every threads-th arrival of the schedule: loop i sends
+// at (i + k*threads)/rate seconds, so that together they send at the rate.
+func (g *generator) newLoops(threads int) ([]*loop, error) {
 	for i := range threads {
-		l, err := newLoop(r, uint64(i+1))
+		l, err := newLoop(g, uint64(i+1))
 		if err != nil {
 			return nil, fmt.Errorf("epoll: %w", err)
 		}
-		r.loops = append(r.loops, l)
+		if g.rate > 0 {
+			l.phase, l.period = float64(i)*1e9/g.rate, float64(threads)*1e9/g.rate
+		}
+		g.loops = append(g.loops, l)
 	}
-	for id := range conns {
-		r.loops[id%threads].add(id)
+	for id := range g.conns {
+		l := g.loops[id%threads]
+		l.idle.push(l.add(id))
 	}
-	return r.loops, nil
+	g.opened.Store(int64(g.conns))
+	return g.loops, nil
 }
 
-func progress(f func(int64, time.Duration), r *runner, finished <-chan struct{}) {
+func progress(f func(int64, time.Duration), r *generator, finished <-chan struct{}) {
 	t := time.NewTicker(time.Second)
 	defer t.Stop()
 	for {
@@ -250,22 +263,21 @@ func progress(f func(int64, time.Duration), r *runner, finished <-chan struct{})
 
 // result merges what the loops recorded. stopAt is when Ctrl-C
 // stopped the load (0: it was not cancelled); endedAt is when the last loop
-// finished.
-func (r *runner) result(cfg *Config, stopAt, endedAt int64) (*result.Load, error) {
-	measuredEnd := r.end
-	if stopAt > 0 || r.end == math.MaxInt64 || endedAt < r.end {
-		measuredEnd = endedAt
-	}
+// finished, which closes the window of a -n load.
+func (g *generator) result(cfg *Config, stopAt, endedAt int64) (*result.Load, error) {
+	windowEnd := g.end
 	if stopAt > 0 {
-		measuredEnd = min(stopAt, measuredEnd)
+		windowEnd = min(stopAt, windowEnd)
+	} else if g.end == math.MaxInt64 {
+		windowEnd = endedAt
 	}
-	seconds := float64(max(measuredEnd-r.warmEnd, 0)) / 1e9
-	res := &result.Load{DurationS: seconds, Settings: settings(cfg)}
+	seconds := float64(max(windowEnd-g.warmEnd, 0)) / 1e9
+	res := &result.Load{DurationS: seconds, Settings: settings(cfg), WindowStart: g.base.Add(time.Duration(g.warmEnd)).UTC()}
 	var all, warm []*stream
 	res.Targets = map[string]*result.Stats{}
-	for ti, t := range r.targets {
+	for ti, t := range g.targets {
 		var per []*stream
-		for _, l := range r.loops {
+		for _, l := range g.loops {
 			per = append(per, l.measured[ti])
 			all = append(all, l.measured[ti])
 			if l.warm != nil {
@@ -278,27 +290,24 @@ func (r *runner) result(cfg *Config, stopAt, endedAt int64) (*result.Load, error
 		}
 		res.Targets[t.name] = st
 	}
+	for _, l := range g.loops {
+		all = append(all, l.missed)
+	}
 	st, err := mergeStreams(all, seconds)
 	if err != nil {
 		return nil, err
 	}
 	res.Stats = *st
-	res.Timeline = r.tl.result()
+	res.Timeline = g.tl.result()
 	if len(warm) > 0 {
-		if res.Warmup, err = mergeStreams(warm, float64(r.warmEnd)/1e9); err != nil {
+		if res.Warmup, err = mergeStreams(warm, float64(g.warmEnd)/1e9); err != nil {
 			return nil, err
 		}
 	}
-	for _, l := range r.loops {
+	for _, l := range g.loops {
 		res.ClientCPUS += float64(l.cpuNS) / 1e9
-		if r.interval > 0 && r.max == 0 { // with -n, the rest was never meant to be sent
-			for _, c := range l.conns {
-				if from := max(c.next, r.warmEnd); from < measuredEnd {
-					res.Missed += (measuredEnd - from + r.interval - 1) / r.interval
-				}
-			}
-		}
 	}
+	g.account(res)
 	return res, nil
 }
 
@@ -323,6 +332,9 @@ func settings(cfg *Config) result.Settings {
 		if len(cfg.Body) > 0 {
 			s.Method = "POST"
 		}
+	}
+	if cfg.MaxConnections > cfg.Connections {
+		s.MaxConnections = cfg.MaxConnections
 	}
 	if cfg.Probe != "" {
 		s.Probe = cfg.Probe + "@" + cfg.ProbeEvery.String()

@@ -10,13 +10,14 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
-
-	"restbench/internal/result"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"restbench/internal/result"
 )
 
 // TestMain turns the test binary into a plain HTTP server when
@@ -149,16 +150,19 @@ func rawServer(t testing.TB) string {
 	return "http://" + ln.Addr().String()
 }
 
-// balanced checks the invariant every result must keep: each request sent
-// got a response or an error, for the total and each target, and the
-// timeline adds up to the total.
+// balanced checks the invariants every result must keep: each request
+// the window accounts for got a response, an error, or is unfinished, for
+// the total and each target; the timeline adds up to what finished; the
+// censored series counts the unfinished (and the open loop's missed); the
+// open loop's due = sent + missed; and a time-bounded closed loop passes
+// its own Little's-law check or carries the flag that says it did not.
 func balanced(t *testing.T, r *result.Load) {
 	t.Helper()
-	check := func(name string, st *result.Stats) {
+	check := func(name string, st *result.Stats, missed int64) {
 		e := st.Errors
-		if st.Requests != st.Responses+e.Connect+e.Timeout+e.Read {
-			t.Errorf("%s: requests %d != responses %d + connect %d + timeout %d + read %d",
-				name, st.Requests, st.Responses, e.Connect, e.Timeout, e.Read)
+		if st.Requests != st.Responses+e.Connect+e.Timeout+e.Read+st.Unfinished {
+			t.Errorf("%s: requests %d != responses %d + connect %d + timeout %d + read %d + unfinished %d",
+				name, st.Requests, st.Responses, e.Connect, e.Timeout, e.Read, st.Unfinished)
 		}
 		var codes int64
 		for _, n := range st.StatusCodes {
@@ -167,11 +171,21 @@ func balanced(t *testing.T, r *result.Load) {
 		if codes != st.Responses {
 			t.Errorf("%s: status codes add up to %d, responses %d", name, codes, st.Responses)
 		}
+		if n := histCount(t, st.CensoredHistogram); n != st.Unfinished+missed {
+			t.Errorf("%s: censored histogram holds %d values, want unfinished %d + missed %d", name, n, st.Unfinished, missed)
+		}
+		if n := histCount(t, st.Histogram); n != st.Responses {
+			t.Errorf("%s: latency histogram holds %d values, want %d responses", name, n, st.Responses)
+		}
+		if st.Service != nil && st.Latency.Mean < st.Service.Mean*0.999 {
+			t.Errorf("%s: mean latency %.3f ms below mean service time %.3f ms: latency counts from the intended send, never later than the actual one",
+				name, st.Latency.Mean, st.Service.Mean)
+		}
 	}
-	check("total", &r.Stats)
+	check("total", &r.Stats, r.Missed)
 	var sum int64
 	for name, st := range r.Targets {
-		check(name, st)
+		check(name, st, 0)
 		sum += st.Requests
 	}
 	if sum != r.Requests {
@@ -181,7 +195,31 @@ func balanced(t *testing.T, r *result.Load) {
 	for _, s := range r.Timeline {
 		tl += s.Requests
 	}
-	if tl != r.Requests {
-		t.Errorf("timeline adds up to %d requests, total %d", tl, r.Requests)
+	if tl != r.Requests-r.Unfinished {
+		t.Errorf("timeline adds up to %d requests, total %d finished", tl, r.Requests-r.Unfinished)
 	}
+	if r.Due != r.Sent+r.Missed {
+		t.Errorf("open loop: due %d != sent %d + missed %d", r.Due, r.Sent, r.Missed)
+	}
+	if l := r.Little; l != nil {
+		off := l.Ratio < 0.9 || l.Ratio > 1.1
+		if off != slices.Contains(r.Flags, result.FlagInconsistent) {
+			t.Errorf("Little: rps x mean = %.1f in flight for %d connections (ratio %.2f), flags %v", l.InFlight, l.Connections, l.Ratio, r.Flags)
+		}
+	}
+	if p := r.PerConnection; p != nil && (p.Stalled > 0) != slices.Contains(r.Flags, result.FlagStalledConnections) {
+		t.Errorf("%d stalled connections, flags %v", p.Stalled, r.Flags)
+	}
+}
+
+func histCount(t *testing.T, enc string) int64 {
+	t.Helper()
+	if enc == "" {
+		return 0
+	}
+	h, err := result.DecodeHistogram(enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h.TotalCount()
 }

@@ -3,11 +3,6 @@ package report
 import (
 	"fmt"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
-	"gonum.org/v1/plot/vg"
-
 	"restbench/internal/result"
 )
 
@@ -15,42 +10,33 @@ import (
 // trial: per-core CPU load (does the server use the cores it was given?)
 // and latency per second with the probe beside it (does a slow endpoint
 // starve the health check?).
-func runCharts(r *RunReport) []namedPlot {
-	var out []namedPlot
-	if p := perCore(r); p != nil {
-		out = append(out, namedPlot{"cores", p})
-	}
-	if p := latencyOverTime(r); p != nil {
-		out = append(out, namedPlot{"latency-over-time", p})
+func runCharts(r *RunReport) []ChartSpec {
+	var out []ChartSpec
+	for _, c := range []ChartSpec{perCore(r), latencyOverTime(r)} {
+		if len(c.Series) > 0 {
+			out = append(out, c)
+		}
 	}
 	return out
 }
 
-func perCore(r *RunReport) *plot.Plot {
+func perCore(r *RunReport) ChartSpec {
 	t := firstMonitored(r)
 	if t == nil || len(t.Monitor.Samples[0].Cores) == 0 {
-		return nil
+		return ChartSpec{}
 	}
-	p := newPlot(r.label()+": CPU load per core (trial "+fmt.Sprint(t.Trial)+")", "time (s)", "busy (%)")
-	cores := len(t.Monitor.Samples[0].Cores)
-	for c := 0; c < cores; c++ {
-		var xys plotter.XYs
-		for _, s := range t.Monitor.Samples {
-			if c < len(s.Cores) {
-				xys = append(xys, plotter.XY{X: s.T, Y: s.Cores[c]})
+	c := ChartSpec{Name: "cores", Title: r.label() + ": CPU load per core (trial " + fmt.Sprint(t.Trial) + ")",
+		X: Axis{Label: "time (s)"}, Y: Axis{Label: "busy (%)", Max: 100}}
+	for core := range t.Monitor.Samples[0].Cores {
+		s := Series{Name: fmt.Sprintf("cpu%d%s", core, coreRole(t.Placement, core)), Color: core}
+		for _, m := range t.Monitor.Samples {
+			if core < len(m.Cores) {
+				s.Points = append(s.Points, Point{X: m.T, Y: m.Cores[core]})
 			}
 		}
-		l, err := plotter.NewLine(xys)
-		if err != nil {
-			continue
-		}
-		l.Color = plotutil.Color(c)
-		p.Add(l)
-		p.Legend.Add(fmt.Sprintf("cpu%d%s", c, coreRole(t.Placement, c)), l)
+		c.Series = append(c.Series, s)
 	}
-	p.Y.Min, p.Y.Max = 0, 100
-	legendRoom(p, cores)
-	return p
+	return c
 }
 
 // coreRole says whose core it is when the run was pinned.
@@ -86,7 +72,7 @@ func cpuListHas(list string, c int) bool {
 	return false
 }
 
-func latencyOverTime(r *RunReport) *plot.Plot {
+func latencyOverTime(r *RunReport) ChartSpec {
 	var t *result.Trial
 	for _, m := range r.OK {
 		if len(m.trial.Load.Timeline) > 1 {
@@ -95,40 +81,28 @@ func latencyOverTime(r *RunReport) *plot.Plot {
 		}
 	}
 	if t == nil {
-		return nil
+		return ChartSpec{}
 	}
-	p := newPlot(r.label()+": latency per second (trial "+fmt.Sprint(t.Trial)+")", "time (s)", "latency (ms)")
-	add := func(tl []result.Second, name string, i int, dashed bool) {
-		for _, q := range []struct {
-			label string
-			v     func(result.Second) float64
-			width vg.Length
-		}{{"p50", func(s result.Second) float64 { return s.P50 }, 1}, {"p99", func(s result.Second) float64 { return s.P99 }, 2}} {
-			var xys plotter.XYs
-			for _, s := range tl {
-				if s.Requests > 0 {
-					xys = append(xys, plotter.XY{X: float64(s.T), Y: q.v(s)})
-				}
+	c := ChartSpec{Name: "latency-over-time", Title: r.label() + ": latency per second (trial " + fmt.Sprint(t.Trial) + ")",
+		X: Axis{Label: "time (s)"}, Y: Axis{Label: "latency (ms)"}}
+	add := func(tl []result.Second, name string, color, dash int) {
+		p50 := Series{Name: name + " p50", Color: color, Dash: dash, Width: 1}
+		p99 := Series{Name: name + " p99", Color: color, Dash: dash, Width: 2}
+		for _, s := range tl {
+			if s.Requests > 0 {
+				p50.Points = append(p50.Points, Point{X: float64(s.T), Y: s.P50})
+				p99.Points = append(p99.Points, Point{X: float64(s.T), Y: s.P99})
 			}
-			l, err := plotter.NewLine(xys)
-			if err != nil {
-				continue
+		}
+		for _, s := range []Series{p50, p99} {
+			if len(s.Points) > 0 {
+				c.Series = append(c.Series, s)
 			}
-			l.Color, l.Width = plotutil.Color(i), vg.Points(float64(q.width))
-			if dashed {
-				l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
-			}
-			p.Add(l)
-			p.Legend.Add(name+" "+q.label, l)
 		}
 	}
-	add(t.Load.Timeline, "requests", 0, false)
-	entries := 2
+	add(t.Load.Timeline, "requests", 0, 0)
 	if t.Load.Probe != nil && len(t.Load.Probe.Timeline) > 0 {
-		add(t.Load.Probe.Timeline, "probe", 1, true)
-		entries += 2
+		add(t.Load.Probe.Timeline, "probe", 1, 1)
 	}
-	p.Y.Min = 0
-	legendRoom(p, entries)
-	return p
+	return c
 }

@@ -6,42 +6,42 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 
-	"github.com/HdrHistogram/hdrhistogram-go"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-
-	"restbench/internal/result"
 )
 
-// Chart size: wide enough for a dozen runs' labels, 864×432 px in PNG.
+// The plot frame is 9×4.5 in (864×432 px in PNG), wide enough for a dozen
+// runs' labels; the legend widens the picture to its right.
 const (
 	chartW = 9 * vg.Inch
 	chartH = 4.5 * vg.Inch
+	// legendPad separates the legend from the plot and the picture's edge.
+	legendPad = vg.Length(8)
 )
 
 var (
-	measuredColor  = color.RGBA{R: 31, G: 119, B: 180, A: 255}
+	// palette is the colour of Series.Color in both renderers.
+	palette        = plotutil.DefaultColors
 	publishedColor = color.RGBA{R: 190, G: 190, B: 190, A: 255}
 )
 
-// drawCharts draws every chart of the suites into dir/charts as PNG and
-// SVG and says which it drew, for report.md to embed.
-func drawCharts(dir string, suites []*SuiteReport) (chartSet, error) {
+// drawCharts draws every chart spec into dir/charts as PNG and SVG and says
+// which it drew, for report.md to embed.
+func drawCharts(dir string, suites []*SuiteReport, cs Charts) (chartSet, error) {
 	set := chartSet{exp: map[*ExperimentReport][]chartRef{}, run: map[*RunReport][]chartRef{}}
 	if err := os.MkdirAll(filepath.Join(dir, "charts"), 0o755); err != nil {
 		return set, err
 	}
-	save := func(p *plot.Plot, name string) (chartRef, error) {
-		ref := chartRef{Title: p.Title.Text, File: "charts/" + name}
-		for _, ext := range []string{".png", ".svg"} {
-			if err := p.Save(chartW, chartH, filepath.Join(dir, ref.File+ext)); err != nil {
-				return ref, fmt.Errorf("draw %s: %w", ref.File+ext, err)
+	save := func(c ChartSpec, name string) (chartRef, error) {
+		ref := chartRef{Title: c.Title, File: "charts/" + name}
+		for _, ext := range []string{"png", "svg"} {
+			if err := saveChart(c, filepath.Join(dir, ref.File+"."+ext), ext); err != nil {
+				return ref, fmt.Errorf("draw %s.%s: %w", ref.File, ext, err)
 			}
 		}
 		return ref, nil
@@ -49,17 +49,16 @@ func drawCharts(dir string, suites []*SuiteReport) (chartSet, error) {
 	for _, s := range suites {
 		for _, e := range s.Experiments {
 			base := slug(s.Suite.Name) + "-" + slug(e.Experiment.Name)
-			title := firstNonEmpty(e.Experiment.Title, e.Experiment.Name)
-			for _, c := range experimentCharts(e, title) {
-				ref, err := save(c.plot, base+"-"+c.name)
+			for _, c := range cs.exp[e] {
+				ref, err := save(c, base+"-"+c.Name)
 				if err != nil {
 					return set, err
 				}
 				set.exp[e] = append(set.exp[e], ref)
 			}
 			for _, r := range e.Runs {
-				for _, c := range runCharts(r) {
-					ref, err := save(c.plot, base+"-"+slug(r.label())+"-"+c.name)
+				for _, c := range cs.run[r] {
+					ref, err := save(c, base+"-"+slug(r.label())+"-"+c.Name)
 					if err != nil {
 						return set, err
 					}
@@ -71,38 +70,143 @@ func drawCharts(dir string, suites []*SuiteReport) (chartSet, error) {
 	return set, nil
 }
 
-type namedPlot struct {
-	name string
-	plot *plot.Plot
+// plotted is one series as gonum draws it: the plotters (the line or bars,
+// then any error bars) and the legend's thumbnails.
+type plotted struct {
+	name     string
+	plotters []plot.Plotter
+	thumbs   []plot.Thumbnailer
 }
 
-func experimentCharts(e *ExperimentReport, title string) []namedPlot {
-	var out []namedPlot
-	add := func(name string, p *plot.Plot) {
-		if p != nil {
-			out = append(out, namedPlot{name, p})
+// plotChart turns a spec into a gonum plot, without a legend, and the
+// series it drew, for the legend beside it.
+func plotChart(c ChartSpec) (*plot.Plot, []plotted) {
+	p := plot.New()
+	p.Title.Text = c.Title
+	p.X.Label.Text = c.X.Label
+	p.Y.Label.Text = c.Y.Label
+	p.Y.Tick.Marker = niceTicks{}
+	p.Add(plotter.NewGrid())
+	var drawn []plotted
+	if c.Bars {
+		drawn = plotBars(p, c)
+	} else {
+		drawn = plotLines(c)
+	}
+	for _, d := range drawn {
+		p.Add(d.plotters...)
+	}
+	if c.X.Scale != LinearScale {
+		p.X.Scale = plot.LogScale{}
+		p.X.Tick.Marker = specTicks(c.X.Ticks)
+	}
+	p.Y.Min = 0
+	if c.Y.Max > 0 {
+		p.Y.Max = c.Y.Max
+	}
+	return p, drawn
+}
+
+func plotLines(c ChartSpec) []plotted {
+	var out []plotted
+	for _, s := range c.Series {
+		xys := make(plotter.XYs, len(s.Points))
+		for i, pt := range s.Points {
+			xys[i] = plotter.XY{X: pt.X, Y: pt.Y}
 		}
+		l, err := plotter.NewLine(xys)
+		if err != nil {
+			continue // NaN or Inf: nothing sensible to draw
+		}
+		l.Color = palette[s.Color%len(palette)]
+		l.Dashes = plotutil.Dashes(dashOf(s))
+		if s.Width > 0 {
+			l.Width = vg.Points(s.Width)
+		}
+		d := plotted{name: s.Name, plotters: []plot.Plotter{l}, thumbs: []plot.Thumbnailer{l}}
+		if s.Ranged {
+			sc, _ := plotter.NewScatter(xys)
+			sc.Color = l.Color
+			d.plotters, d.thumbs = append(d.plotters, sc), append(d.thumbs, sc)
+			d.plotters = append(d.plotters, rangeBars(s, 0)...)
+		}
+		out = append(out, d)
 	}
-	add("rps", rpsBars(e, title))
-	add("percentiles", percentileCurves(e, title))
-	if e.Param != "" {
-		add("rps-vs-"+slug(e.Param), versusParam(e, title, "rps", "req/s"))
-		add("p99-vs-"+slug(e.Param), versusParam(e, title, "p99_ms", "p99 latency (ms)"))
-	}
-	add("cpu", overTime(e, title+": server CPU", "CPU (% of one core)", func(s result.Sample) float64 { return s.ServerCPU }))
-	add("rss", overTime(e, title+": server memory", "RSS (MiB)", func(s result.Sample) float64 { return float64(s.ServerRSS) / mib }))
 	return out
 }
 
-func newPlot(title, x, y string) *plot.Plot {
-	p := plot.New()
-	p.Title.Text = title
-	p.X.Label.Text = x
-	p.Y.Label.Text = y
-	p.Legend.Top = true
-	p.Y.Tick.Marker = niceTicks{}
-	p.Add(plotter.NewGrid())
-	return p
+// plotBars groups the series' bars over the categories: each series takes a
+// slot of 0.4 of a category, centred together on it.
+func plotBars(p *plot.Plot, c ChartSpec) []plotted {
+	n, k := len(c.X.Categories), len(c.Series)
+	// About 600 pt of plot for n categories spaced 1 apart, plus margins.
+	width := vg.Points(math.Min(90, 0.36*600/(float64(n)+0.4)))
+	var out []plotted
+	for j, s := range c.Series {
+		vals := make(plotter.Values, n)
+		for _, pt := range s.Points {
+			vals[int(pt.X)] = pt.Y
+		}
+		b, err := plotter.NewBarChart(vals, width)
+		if err != nil {
+			continue
+		}
+		off := (float64(j) - float64(k-1)/2) * 0.4
+		b.XMin, b.Color, b.LineStyle.Width = off, palette[s.Color%len(palette)], 0
+		if s.Published {
+			b.Color = publishedColor
+		}
+		out = append(out, plotted{name: s.Name, plotters: append([]plot.Plotter{b}, rangeBars(s, off)...), thumbs: []plot.Thumbnailer{b}})
+	}
+	p.NominalX(c.X.Categories...)
+	p.X.Min, p.X.Max = -0.7, float64(n)-0.3
+	chars := 0
+	for _, l := range c.X.Categories {
+		chars += len(l) + 4
+	}
+	if chars > 90 { // about what fits side by side at the default font
+		p.X.Tick.Label.Rotation = math.Pi / 8
+		p.X.Tick.Label.XAlign = draw.XRight
+	}
+	return out
+}
+
+// rangeBars are the min–max error bars of a ranged series, shifted by off.
+func rangeBars(s Series, off float64) []plot.Plotter {
+	if !s.Ranged {
+		return nil
+	}
+	var eb errorBars
+	for _, pt := range s.Points {
+		if pt.Hi > pt.Lo {
+			eb.XYs = append(eb.XYs, plotter.XY{X: pt.X + off, Y: pt.Y})
+			eb.low, eb.high = append(eb.low, pt.Y-pt.Lo), append(eb.high, pt.Hi-pt.Y)
+		}
+	}
+	if len(eb.XYs) == 0 {
+		return nil
+	}
+	bars, err := plotter.NewYErrorBars(eb)
+	if err != nil {
+		return nil
+	}
+	return []plot.Plotter{bars}
+}
+
+type errorBars struct {
+	plotter.XYs
+	low, high []float64
+}
+
+func (e errorBars) YError(i int) (float64, float64) { return e.low[i], e.high[i] }
+
+// dashOf is the dash pattern of a series' line: published figures are
+// dashed, ours solid unless their colour repeats.
+func dashOf(s Series) int {
+	if s.Published && s.Dash == 0 {
+		return 1
+	}
+	return s.Dash
 }
 
 // niceTicks labels a linear axis every 1, 2 or 5 × 10^k, about six labels:
@@ -133,283 +237,81 @@ func (niceTicks) Ticks(min, max float64) []plot.Tick {
 	return ticks
 }
 
-// rpsBars draws measured req/s (median, with the trials' min–max as an
-// error bar) beside the published figure for each run.
-func rpsBars(e *ExperimentReport, title string) *plot.Plot {
-	n := len(e.Runs)
-	if n == 0 {
-		return nil
-	}
-	p := newPlot(title+": throughput", "", "req/s")
-	measured, published := make(plotter.Values, n), make(plotter.Values, n)
-	errs := make(plotter.XYs, 0, n)
-	var lows, highs []float64
-	labels := make([]string, n)
-	anyPublished := false
-	for i, r := range e.Runs {
-		labels[i] = r.label()
-		s := r.Measured["rps"]
-		measured[i] = s.Median
-		if s.N > 0 {
-			errs = append(errs, plotter.XY{X: float64(i) - 0.2, Y: s.Median})
-			lows, highs = append(lows, s.Median-s.Min), append(highs, s.Max-s.Median)
-		}
-		if v, ok := r.Info.Published["rps"]; ok {
-			published[i], anyPublished = v, true
-		}
-	}
-	// About 600 pt of plot for n categories spaced 1 apart, plus margins:
-	// each bar takes a little under 0.4 of its category.
-	width := vg.Points(math.Min(90, 0.36*600/(float64(n)+0.4)))
-	mb, _ := plotter.NewBarChart(measured, width)
-	mb.XMin, mb.Color, mb.LineStyle.Width = -0.2, measuredColor, 0
-	p.Add(mb)
-	p.Legend.Add("measured (median, min–max)", mb)
-	if anyPublished {
-		pb, _ := plotter.NewBarChart(published, width)
-		pb.XMin, pb.Color, pb.LineStyle.Width = 0.2, publishedColor, 0
-		p.Add(pb)
-		p.Legend.Add("published", pb)
-	}
-	if len(errs) > 0 {
-		eb, err := plotter.NewYErrorBars(errorBars{errs, lows, highs})
-		if err == nil {
-			p.Add(eb)
-		}
-	}
-	p.NominalX(labels...)
-	p.X.Min, p.X.Max = -0.7, float64(n)-0.3
-	top := 0.0
-	for i := range measured {
-		top = math.Max(top, math.Max(measured[i], published[i]))
-	}
-	for i := range highs {
-		top = math.Max(top, errs[i].Y+highs[i])
-	}
-	p.Y.Max = top * 1.18 // room for the legend
-	chars := 0
-	for _, l := range labels {
-		chars += len(l) + 4
-	}
-	if chars > 90 { // about what fits side by side at the default font
-		p.X.Tick.Label.Rotation = math.Pi / 8
-		p.X.Tick.Label.XAlign = draw.XRight
-	}
-	p.Y.Min = 0
-	return p
-}
+// specTicks labels an axis with the spec's ticks that fall on it.
+type specTicks []Tick
 
-// legendRoom raises the top of the Y axis so that the legend, drawn in the
-// top corner, sits above the data instead of on it.
-func legendRoom(p *plot.Plot, entries int) {
-	p.Y.Max = p.Y.Min + (p.Y.Max-p.Y.Min)*(1.05+0.075*float64(entries))
-}
-
-type errorBars struct {
-	plotter.XYs
-	low, high []float64
-}
-
-func (e errorBars) YError(i int) (float64, float64) { return e.low[i], e.high[i] }
-
-// percentileCurves draws latency by percentile with the percentile on a log
-// axis of 1/(1-p), the HdrHistogram way: 90%, 99%, 99.9% are evenly spaced,
-// so the tail is as visible as the median. The trials of a run are merged.
-func percentileCurves(e *ExperimentReport, title string) *plot.Plot {
-	p := newPlot(title+": latency by percentile", "percentile", "latency (ms)")
-	p.X.Scale = plot.LogScale{}
-	p.X.Tick.Marker = nineTicks{}
-	p.Legend.Left = true
-	drawn := 0
-	for i, r := range e.Runs {
-		h := mergedHist(r)
-		if h == nil {
-			continue
-		}
-		l, err := plotter.NewLine(percentileXYs(h))
-		if err != nil {
-			continue
-		}
-		seriesStyle(l, i)
-		l.Width = vg.Points(1.5)
-		p.Add(l)
-		p.Legend.Add(r.label(), l)
-		drawn++
-	}
-	if drawn == 0 {
-		return nil
-	}
-	p.Y.Min = 0
-	legendRoom(p, drawn)
-	return p
-}
-
-func mergedHist(r *RunReport) *hdrhistogram.Histogram {
-	var h *hdrhistogram.Histogram
-	for _, m := range r.OK {
-		if m.hist == nil {
-			continue
-		}
-		if h == nil {
-			h = result.NewHistogram()
-		}
-		h.Merge(m.hist)
-	}
-	if h == nil || h.TotalCount() == 0 {
-		return nil
-	}
-	return h
-}
-
-// percentileXYs samples a histogram at 20 points per "nine", up to the
-// percentile its count can resolve: x = 1/(1-p).
-func percentileXYs(h *hdrhistogram.Histogram) plotter.XYs {
-	var xys plotter.XYs
-	maxX := float64(h.TotalCount())
-	for k := 0.0; ; k += 0.05 {
-		x := math.Pow(10, k)
-		if x > maxX {
-			break
-		}
-		q := 100 * (1 - 1/x)
-		xys = append(xys, plotter.XY{X: x, Y: float64(h.ValueAtQuantile(q)) / 1000})
-	}
-	xys = append(xys, plotter.XY{X: math.Max(maxX, 1), Y: float64(h.Max()) / 1000})
-	return xys
-}
-
-// nineTicks labels the 1/(1-p) axis in percentiles: 1 is 0%, 10 is 90%...
-type nineTicks struct{}
-
-func (nineTicks) Ticks(min, max float64) []plot.Tick {
-	ticks := []plot.Tick{{Value: 1, Label: "0%"}, {Value: 2, Label: "50%"}}
-	labels := []string{"90%", "99%", "99.9%", "99.99%", "99.999%", "99.9999%"}
-	for i, l := range labels {
-		ticks = append(ticks, plot.Tick{Value: math.Pow(10, float64(i+1)), Label: l})
-	}
+func (st specTicks) Ticks(min, max float64) []plot.Tick {
 	var in []plot.Tick
-	for _, t := range ticks {
+	for _, t := range st {
 		if t.Value >= min && t.Value <= max*1.0001 {
-			in = append(in, t)
+			in = append(in, plot.Tick{Value: t.Value, Label: t.Label})
 		}
 	}
 	return in
 }
 
-// versusParam draws a figure against the experiment's matrix parameter, one
-// line per implementation, with the published figures dashed.
-func versusParam(e *ExperimentReport, title, key, ylabel string) *plot.Plot {
-	p := newPlot(fmt.Sprintf("%s: %s by %s", title, ylabel, e.Param), e.Param, ylabel)
-	names, runs := e.series()
-	drawn := 0
-	for i, name := range names {
-		var meas, pub plotter.XYs
-		for _, r := range runs[name] {
-			x, _ := paramNumber(r.Info.Params[e.Param])
-			if s := r.Measured[key]; s.N > 0 {
-				meas = append(meas, plotter.XY{X: x, Y: s.Median})
-			}
-			if v, ok := r.Info.Published[key]; ok {
-				pub = append(pub, plotter.XY{X: x, Y: v})
-			}
-		}
-		if len(meas) > 0 {
-			l, s, err := plotter.NewLinePoints(meas)
-			if err == nil {
-				l.Color, s.Color = plotutil.Color(i), plotutil.Color(i)
-				p.Add(l, s)
-				p.Legend.Add(name, l, s)
-				drawn++
-			}
-		}
-		if len(pub) > 0 {
-			l, err := plotter.NewLine(pub)
-			if err == nil {
-				l.Color, l.Dashes = plotutil.Color(i), []vg.Length{vg.Points(4), vg.Points(3)}
-				p.Add(l)
-				p.Legend.Add(name+" (published)", l)
-				drawn++
-			}
-		}
+// saveChart draws a spec into a PNG or SVG file (ext) with its legend to
+// the right of the plot, where it covers no data however many runs there are.
+func saveChart(c ChartSpec, path, ext string) error {
+	p, drawn := plotChart(c)
+	lay := layoutChart(p, drawn)
+	cv, err := draw.NewFormattedCanvas(lay.width, chartH, ext)
+	if err != nil {
+		return err
 	}
-	if drawn == 0 {
-		return nil
+	dc := draw.New(cv)
+	// The plot fills its own background; the legend's strip needs one too.
+	dc.SetColor(color.White)
+	dc.Fill(dc.Rectangle.Path())
+	p.Draw(draw.Canvas{Canvas: dc.Canvas, Rectangle: lay.plot})
+	for i := range lay.legends {
+		lay.legends[i].Draw(draw.Canvas{Canvas: dc.Canvas, Rectangle: lay.legendAt[i]})
 	}
-	p.Y.Min = 0
-	legendRoom(p, drawn)
-	if xs := paramValues(e); len(xs) > 1 && xs[0] > 0 && xs[len(xs)-1]/xs[0] >= 20 {
-		// A sweep over decades (10 to 1000 connections) reads best on a log axis.
-		p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, plot.ConstantTicks(paramTicks(xs))
+	f, err := os.Create(path)
+	if err != nil {
+		return err
 	}
-	return p
+	if _, err := cv.WriteTo(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
-// overTime draws one monitor figure over the measured part of a trial, one
-// line per run (its first successful trial).
-func overTime(e *ExperimentReport, title, ylabel string, f func(result.Sample) float64) *plot.Plot {
-	p := newPlot(title, "time (s)", ylabel)
-	drawn := 0
-	for i, r := range e.Runs {
-		t := firstMonitored(r)
-		if t == nil {
-			continue
-		}
-		xys := make(plotter.XYs, len(t.Monitor.Samples))
-		for j, s := range t.Monitor.Samples {
-			xys[j] = plotter.XY{X: s.T, Y: f(s)}
-		}
-		l, err := plotter.NewLine(xys)
-		if err != nil {
-			continue
-		}
-		seriesStyle(l, i)
-		p.Add(l)
-		p.Legend.Add(r.label(), l)
-		drawn++
-	}
-	if drawn == 0 {
-		return nil
-	}
-	p.Y.Min = 0
-	legendRoom(p, drawn)
-	return p
+// chartLayout places the plot and its legend, in as many columns as the
+// picture's height needs, side by side in one picture.
+type chartLayout struct {
+	width    vg.Length
+	plot     vg.Rectangle
+	legends  []plot.Legend
+	legendAt []vg.Rectangle
 }
 
-func firstMonitored(r *RunReport) *result.Trial {
-	for _, m := range r.OK {
-		if m.trial.Monitor != nil && len(m.trial.Monitor.Samples) > 1 {
-			return m.trial
+func layoutChart(p *plot.Plot, drawn []plotted) chartLayout {
+	lay := chartLayout{width: chartW, plot: vg.Rectangle{Max: vg.Point{X: chartW, Y: chartH}}}
+	if len(drawn) == 0 {
+		return lay
+	}
+	// The legend starts level with the top of the plot frame, under the title.
+	top := chartH - p.Title.TextStyle.Rectangle(p.Title.Text).Size().Y - p.Title.Padding - legendPad
+	probe := plot.NewLegend()
+	probe.Add("x")
+	first := probe.Rectangle(draw.Canvas{}).Size().Y
+	probe.Add("x")
+	step := probe.Rectangle(draw.Canvas{}).Size().Y - first
+	rows := 1 + int(math.Max(0, math.Floor(float64((top-legendPad-first)/step))))
+	x := chartW + legendPad
+	for start := 0; start < len(drawn); start += rows {
+		leg := plot.NewLegend()
+		leg.Top, leg.Left = true, true
+		for _, d := range drawn[start:min(start+rows, len(drawn))] {
+			leg.Add(d.name, d.thumbs...)
 		}
+		w := leg.Rectangle(draw.Canvas{}).Size().X
+		lay.legends = append(lay.legends, leg)
+		lay.legendAt = append(lay.legendAt, vg.Rectangle{Min: vg.Point{X: x, Y: legendPad}, Max: vg.Point{X: x + w, Y: top}})
+		x += w + legendPad
 	}
-	return nil
-}
-
-// paramValues are the distinct values of the experiment's parameter, sorted.
-func paramValues(e *ExperimentReport) []float64 {
-	seen := map[float64]bool{}
-	var xs []float64
-	for _, r := range e.Runs {
-		if x, ok := paramNumber(r.Info.Params[e.Param]); ok && !seen[x] {
-			seen[x] = true
-			xs = append(xs, x)
-		}
-	}
-	sort.Float64s(xs)
-	return xs
-}
-
-func paramTicks(xs []float64) []plot.Tick {
-	ticks := make([]plot.Tick, len(xs))
-	for i, x := range xs {
-		ticks[i] = plot.Tick{Value: x, Label: strconv.FormatFloat(x, 'g', -1, 64)}
-	}
-	return ticks
-}
-
-// seriesStyle gives line i its own look: plotutil's palette has seven
-// colours, so from the eighth series on the colours repeat with a dash
-// pattern, and no two runs in one chart look the same.
-func seriesStyle(l *plotter.Line, i int) {
-	l.Color = plotutil.Color(i)
-	l.Dashes = plotutil.Dashes(i / len(plotutil.DefaultColors))
+	lay.width = x
+	return lay
 }

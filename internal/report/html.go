@@ -4,8 +4,10 @@ import (
 	_ "embed"
 	"fmt"
 	"html/template"
+	"image/color"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
@@ -33,6 +35,9 @@ type htmlExperiment struct {
 	Verdicts  []string
 	Header    []string
 	Rows      [][]string
+	// The load accounting table (accounting.go); empty when no trial has it.
+	AccHeader []string
+	AccRows   [][]string
 	Charts    []snippet
 }
 
@@ -58,11 +63,11 @@ func envLine(e result.Env) string {
 		firstNonEmpty(e.CPUModel, "unknown CPU"), e.Cores, e.OS, e.Kernel, e.Go, e.Node, e.Restbench)
 }
 
-// WriteHTML writes report.html: every suite's charts, interactive, on one
-// page that needs no network. The page records script errors and, once the
+// WriteHTML writes report.html: every suite's charts (the specs of cs),
+// interactive, on one page that needs no network. The page records script errors and, once the
 // charts are drawn, how many rendered, on <body> (data-errors,
 // data-charts, data-rendered), which the headless-browser test reads.
-func WriteHTML(w io.Writer, suites []*SuiteReport) error {
+func WriteHTML(w io.Writer, suites []*SuiteReport, cs Charts) error {
 	var page []htmlSuite
 	n := 0
 	for _, s := range suites {
@@ -72,10 +77,13 @@ func WriteHTML(w io.Writer, suites []*SuiteReport) error {
 			for _, r := range e.Runs {
 				he.Rows = append(he.Rows, htmlRow(r))
 			}
+			if he.AccRows = accountingRows(e); he.AccRows != nil {
+				he.AccHeader = accountingHeader
+			}
 			for _, v := range e.Verdicts {
 				he.Verdicts = append(he.Verdicts, strings.ReplaceAll(verdictLine(v), "**", ""))
 			}
-			for _, c := range echartsFor(e) {
+			for _, c := range echartsFor(cs, e) {
 				n++
 				sn := c.RenderSnippet()
 				he.Charts = append(he.Charts, snippet{template.HTML(sn.Element), template.HTML(sn.Script)})
@@ -94,178 +102,122 @@ type snippetRenderer interface {
 	RenderSnippet() render.ChartSnippet
 }
 
-func echartsFor(e *ExperimentReport) []snippetRenderer {
+// echartsFor draws an experiment's chart specs, then its runs', in the
+// order report.md shows them.
+func echartsFor(cs Charts, e *ExperimentReport) []snippetRenderer {
 	var out []snippetRenderer
-	title := firstNonEmpty(e.Experiment.Title, e.Experiment.Name)
-	if c := rpsBarEChart(e, title); c != nil {
-		out = append(out, c)
-	}
-	if c := percentileEChart(e, title); c != nil {
-		out = append(out, c)
-	}
-	if e.Param != "" {
-		names, runs := e.series()
-		for _, m := range []struct{ key, label string }{{"rps", "req/s"}, {"p99_ms", "p99 latency (ms)"}} {
-			var series []xySeries
-			for _, name := range names {
-				var xy [][2]float64
-				for _, r := range runs[name] {
-					if s := r.Measured[m.key]; s.N > 0 {
-						x, _ := paramNumber(r.Info.Params[e.Param])
-						xy = append(xy, [2]float64{x, s.Median})
-					}
-				}
-				series = append(series, xySeries{name, xy})
-			}
-			out = append(out, xyEChart(fmt.Sprintf("%s: %s by %s", title, m.label, e.Param), e.Param, m.label, "value", series))
-		}
-	}
-	for _, m := range []struct {
-		title, y string
-		f        func(result.Sample) float64
-	}{
-		{": server CPU", "CPU (% of one core)", func(s result.Sample) float64 { return s.ServerCPU }},
-		{": server memory", "RSS (MiB)", func(s result.Sample) float64 { return float64(s.ServerRSS) / mib }},
-	} {
-		var series []xySeries
-		for _, r := range e.Runs {
-			if t := firstMonitored(r); t != nil {
-				xy := make([][2]float64, len(t.Monitor.Samples))
-				for i, s := range t.Monitor.Samples {
-					xy[i] = [2]float64{s.T, m.f(s)}
-				}
-				series = append(series, xySeries{r.label(), xy})
-			}
-		}
-		if len(series) > 0 {
-			out = append(out, xyEChart(title+m.title, "time (s)", m.y, "value", series))
-		}
+	for _, c := range cs.exp[e] {
+		out = append(out, echart(c))
 	}
 	for _, r := range e.Runs {
-		if t := firstMonitored(r); t != nil && len(t.Monitor.Samples[0].Cores) > 0 {
-			var series []xySeries
-			for c := range t.Monitor.Samples[0].Cores {
-				var xy [][2]float64
-				for _, s := range t.Monitor.Samples {
-					if c < len(s.Cores) {
-						xy = append(xy, [2]float64{s.T, s.Cores[c]})
-					}
-				}
-				series = append(series, xySeries{fmt.Sprintf("cpu%d%s", c, coreRole(t.Placement, c)), xy})
-			}
-			out = append(out, xyEChart(r.label()+": CPU load per core", "time (s)", "busy (%)", "value", series))
-		}
-		if c := latencyEChart(r); c != nil {
-			out = append(out, c)
+		for _, c := range cs.run[r] {
+			out = append(out, echart(c))
 		}
 	}
 	return out
 }
 
-type xySeries struct {
-	name string
-	xy   [][2]float64
+// echart turns a chart spec into an ECharts chart.
+func echart(c ChartSpec) snippetRenderer {
+	if c.Bars {
+		return barEChart(c)
+	}
+	return lineEChart(c)
 }
 
-func baseOpts(title, x, y, xType string) []charts.GlobalOpts {
+func baseOpts(c ChartSpec) []charts.GlobalOpts {
+	x := opts.XAxis{Name: c.X.Label, Type: "value", NameLocation: "middle", NameGap: 28}
+	switch {
+	case len(c.X.Categories) > 0:
+		x.Type = "category"
+	case c.X.Scale != LinearScale:
+		x.Type = "log"
+	}
+	if len(c.X.Ticks) > 0 {
+		x.AxisLabel = &opts.AxisLabel{Formatter: opts.FuncOpts(tickFormatter(c.X.Ticks))}
+	}
+	y := opts.YAxis{Name: c.Y.Label, Min: 0}
+	if c.Y.Max > 0 {
+		y.Max = c.Y.Max
+	}
+	tooltip := opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}
+	if c.X.Scale == PercentileScale {
+		tooltip = opts.Tooltip{Show: opts.Bool(true), Trigger: "item",
+			Formatter: opts.FuncOpts(`function (p) { return p.seriesName + '<br>p' + +(100 - 100 / p.value[0]).toPrecision(6) + ': ' + p.value[1].toFixed(3) + ' ms'; }`)}
+	}
 	return []charts.GlobalOpts{
 		charts.WithInitializationOpts(opts.Initialization{Width: "900px", Height: "420px"}),
-		charts.WithTitleOpts(opts.Title{Title: title}),
-		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
+		charts.WithTitleOpts(opts.Title{Title: c.Title}),
+		charts.WithTooltipOpts(tooltip),
 		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "28", Type: "scroll"}),
-		charts.WithXAxisOpts(opts.XAxis{Name: x, Type: xType, NameLocation: "middle", NameGap: 28}),
-		charts.WithYAxisOpts(opts.YAxis{Name: y}),
+		charts.WithXAxisOpts(x),
+		charts.WithYAxisOpts(y),
 	}
 }
 
-func xyEChart(title, x, y, xType string, series []xySeries) *charts.Line {
-	c := charts.NewLine()
-	c.SetGlobalOptions(baseOpts(title, x, y, xType)...)
-	for _, s := range series {
-		data := make([]opts.LineData, len(s.xy))
-		for i, p := range s.xy {
-			data[i] = opts.LineData{Value: []float64{p[0], p[1]}}
-		}
-		c.AddSeries(s.name, data, charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(len(s.xy) < 30)}))
+// tickFormatter labels the axis with the spec's ticks, and leaves the
+// values that are not among them blank, as the PNG does. ECharts places
+// log ticks at powers of ten, which every percentile tick list holds.
+func tickFormatter(ticks []Tick) string {
+	// Single quotes: go-echarts escapes double quotes inside a function.
+	quote := strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace
+	var pairs []string
+	for _, t := range ticks {
+		pairs = append(pairs, fmt.Sprintf("'%s': '%s'", strconv.FormatFloat(t.Value, 'f', -1, 64), quote(t.Label)))
 	}
-	return c
+	return `function (v) { var l = {` + strings.Join(pairs, ", ") + `}, k = String(+v.toPrecision(12)); return l.hasOwnProperty(k) ? l[k] : ''; }`
 }
 
-func rpsBarEChart(e *ExperimentReport, title string) *charts.Bar {
-	if len(e.Runs) == 0 {
-		return nil
+func lineEChart(c ChartSpec) *charts.Line {
+	ch := charts.NewLine()
+	ch.SetGlobalOptions(baseOpts(c)...)
+	for _, s := range c.Series {
+		data := make([]opts.LineData, len(s.Points))
+		for i, p := range s.Points {
+			data[i] = opts.LineData{Value: []float64{p.X, p.Y}, Name: rangeText(s, p)}
+		}
+		col := hexColor(palette[s.Color%len(palette)])
+		style := opts.LineStyle{Color: col, Width: float32(s.Width)}
+		if dashOf(s) > 0 {
+			style.Type = "dashed"
+		}
+		ch.AddSeries(s.Name, data,
+			charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(len(s.Points) < 30 || s.Ranged)}),
+			charts.WithLineStyleOpts(style), charts.WithItemStyleOpts(opts.ItemStyle{Color: col}))
 	}
-	c := charts.NewBar()
-	c.SetGlobalOptions(baseOpts(title+": throughput", "", "req/s", "category")...)
-	var labels []string
-	var meas, pub []opts.BarData
-	anyPub := false
-	for _, r := range e.Runs {
-		labels = append(labels, r.label())
-		s := r.Measured["rps"]
-		meas = append(meas, opts.BarData{Value: math.Round(s.Median), Name: fmt.Sprintf("%s (%s)", med(s), rng(s))})
-		v, ok := r.Info.Published["rps"]
-		anyPub = anyPub || ok
-		pub = append(pub, opts.BarData{Value: v})
-	}
-	c.SetXAxis(labels).AddSeries("measured (median)", meas)
-	if anyPub {
-		c.AddSeries("published", pub)
-	}
-	return c
+	return ch
 }
 
-// percentileEChart is the 1/(1-p) log axis of the PNG, labelled in percent.
-func percentileEChart(e *ExperimentReport, title string) *charts.Line {
-	var series []xySeries
-	for _, r := range e.Runs {
-		h := mergedHist(r)
-		if h == nil {
-			continue
+func barEChart(c ChartSpec) *charts.Bar {
+	ch := charts.NewBar()
+	ch.SetGlobalOptions(baseOpts(c)...)
+	ch.SetXAxis(c.X.Categories)
+	for _, s := range c.Series {
+		data := make([]opts.BarData, len(c.X.Categories))
+		for _, p := range s.Points {
+			data[int(p.X)] = opts.BarData{Value: math.Round(p.Y), Name: rangeText(s, p)}
 		}
-		var xy [][2]float64
-		for _, p := range percentileXYs(h) {
-			xy = append(xy, [2]float64{p.X, p.Y})
+		col := hexColor(palette[s.Color%len(palette)])
+		if s.Published {
+			col = hexColor(publishedColor)
 		}
-		series = append(series, xySeries{r.label(), xy})
+		ch.AddSeries(s.Name, data, charts.WithItemStyleOpts(opts.ItemStyle{Color: col}))
 	}
-	if len(series) == 0 {
-		return nil
-	}
-	c := xyEChart(title+": latency by percentile", "percentile", "latency (ms)", "log", series)
-	c.SetGlobalOptions(
-		charts.WithXAxisOpts(opts.XAxis{Name: "percentile", Type: "log", NameLocation: "middle", NameGap: 28,
-			AxisLabel: &opts.AxisLabel{Formatter: opts.FuncOpts(`function (v) { return (100 - 100 / v).toPrecision(Math.max(2, Math.round(Math.log10(v)) + 1)) + '%'; }`)}}),
-		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item",
-			Formatter: opts.FuncOpts(`function (p) { return p.seriesName + '<br>p' + (100 - 100 / p.value[0]).toPrecision(6) + ': ' + p.value[1].toFixed(3) + ' ms'; }`)}),
-	)
-	return c
+	return ch
 }
 
-func latencyEChart(r *RunReport) *charts.Line {
-	for _, m := range r.OK {
-		l := m.trial.Load
-		if len(l.Timeline) < 2 {
-			continue
-		}
-		var series []xySeries
-		add := func(name string, tl []result.Second) {
-			var p50, p99 [][2]float64
-			for _, s := range tl {
-				if s.Requests > 0 {
-					p50 = append(p50, [2]float64{float64(s.T), s.P50})
-					p99 = append(p99, [2]float64{float64(s.T), s.P99})
-				}
-			}
-			series = append(series, xySeries{name + " p50", p50}, xySeries{name + " p99", p99})
-		}
-		add("requests", l.Timeline)
-		if l.Probe != nil && len(l.Probe.Timeline) > 0 {
-			add("probe", l.Probe.Timeline)
-		}
-		return xyEChart(r.label()+": latency per second", "time (s)", "latency (ms)", "value", series)
+// rangeText names a point of a ranged series by its median and min–max,
+// which the tooltip shows: ECharts has no error bars of its own.
+func rangeText(s Series, p Point) string {
+	if !s.Ranged || !(p.Hi > p.Lo) {
+		return ""
 	}
-	return nil
+	return fmt.Sprintf("%s (%s–%s)", num(p.Y), num(p.Lo), num(p.Hi))
+}
+
+func hexColor(c color.Color) string {
+	r, g, b, _ := c.RGBA()
+	return fmt.Sprintf("#%02x%02x%02x", r>>8, g>>8, b>>8)
 }
 
 var pageTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
@@ -309,7 +261,11 @@ th:first-child, td:first-child, td:last-child { text-align: left; }
 <table><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr>
 {{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
 {{end}}</table>
-{{range .Charts}}{{.Element}}
+{{if .AccRows}}<p>Load accounting</p>
+<table><tr>{{range .AccHeader}}<th>{{.}}</th>{{end}}</tr>
+{{range .AccRows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</table>
+{{end}}{{range .Charts}}{{.Element}}
 {{.Script}}
 {{end}}</section>
 {{end}}</section>

@@ -121,9 +121,11 @@ func writeExperiment(b *strings.Builder, e *ExperimentReport, charts chartSet) {
 		fmt.Fprintf(b, "\n")
 	}
 	writeMeasured(b, e)
+	writeAccounting(b, e)
 	writePublished(b, e)
 	writeTargets(b, e)
 	writeFailures(b, e)
+	writeNotRun(b, e)
 	for _, c := range charts.exp[e] {
 		fmt.Fprintf(b, "![%s](%s.png)\n\n", c.Title, c.File)
 	}
@@ -228,7 +230,7 @@ func writeTargets(b *strings.Builder, e *ExperimentReport) {
 func writeFailures(b *strings.Builder, e *ExperimentReport) {
 	for _, r := range e.Runs {
 		for _, t := range r.Trials {
-			if t.Status != result.StatusFailed && t.Load != nil {
+			if t.Status != result.StatusFailed && t.Load != nil || notRun(t) {
 				continue
 			}
 			msg := firstNonEmpty(t.Error, "no load result")
@@ -256,6 +258,7 @@ func flagsCell(r *RunReport) string {
 	if len(r.Trials) == 0 {
 		fs = append(fs, "no trials")
 	}
+	fs = append(fs, notRunReasons(r)...)
 	return cell(strings.Join(fs, ", "))
 }
 

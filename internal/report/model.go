@@ -106,6 +106,9 @@ func buildRun(info result.RunInfo, trials []result.Trial) *RunReport {
 		for _, f := range t.Flags {
 			flags[f] = true
 		}
+		if notRun(*t) {
+			continue // listed with its reason, not as a failure
+		}
 		if t.Status == result.StatusFailed || t.Load == nil {
 			flags[result.FlagFailed] = true
 			continue
@@ -305,7 +308,15 @@ func (rr *RunReport) streams() []string {
 	return names
 }
 
-func (rr *RunReport) failedCount() int { return len(rr.Trials) - len(rr.OK) }
+func (rr *RunReport) failedCount() int {
+	n := len(rr.Trials) - len(rr.OK)
+	for _, t := range rr.Trials {
+		if notRun(t) {
+			n--
+		}
+	}
+	return n
+}
 
 func (rr *RunReport) trialsCell() string {
 	want := rr.Info.Trials

@@ -35,7 +35,8 @@ func WriteResults(all []*Results, out string) (*Written, error) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, fmt.Errorf("create report folder: %w", err)
 	}
-	set, err := drawCharts(out, suites)
+	cs := BuildCharts(suites)
+	set, err := drawCharts(out, suites, cs)
 	if err != nil {
 		return nil, err
 	}
@@ -49,7 +50,7 @@ func WriteResults(all []*Results, out string) (*Written, error) {
 	if err := WriteMarkdown(&md, suites, set); err != nil {
 		return nil, err
 	}
-	if err := WriteHTML(&page, suites); err != nil {
+	if err := WriteHTML(&page, suites, cs); err != nil {
 		return nil, err
 	}
 	if err := os.WriteFile(w.Markdown, md.Bytes(), 0o644); err != nil {

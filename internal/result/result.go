@@ -63,9 +63,10 @@ type Second struct {
 // Stats is the outcome of one stream of requests: the whole run, one target
 // of a mix, or the probe.
 //
-// Requests counts every request that was sent and finished, one way or the
-// other: Requests == Responses + Errors.Connect + Errors.Timeout + Errors.Read.
-// Status and body errors are responses too (they are counted in Responses).
+// Requests counts every request the window accounts for, one way or the
+// other: Requests == Responses + Errors.Connect + Errors.Timeout +
+// Errors.Read + Unfinished. Status and body errors are responses too (they
+// are counted in Responses). wrk and ab leave Unfinished at 0.
 type Stats struct {
 	Requests    int64            `json:"requests"`
 	Responses   int64            `json:"responses"`
@@ -90,7 +91,9 @@ type Stats struct {
 	ServiceHistogram string   `json:"service_histogram,omitempty"`
 	// Unfinished counts requests still in flight when the window closed:
 	// neither completed nor timed out. Censored summarises their ages at
-	// that moment (each a lower bound of its latency: print as ">= X ms").
+	// that moment (each a lower bound of its latency: print as ">= X ms");
+	// for a whole open-loop load it also holds the Missed requests' waits
+	// (end of the window - intended send), so it counts Unfinished + Missed.
 	Unfinished        int64    `json:"unfinished"`
 	Censored          *Latency `json:"censored_ms,omitempty"`
 	CensoredHistogram string   `json:"censored_histogram,omitempty"`
@@ -135,6 +138,11 @@ type Load struct {
 	// window but never sent (every connection was busy). Achieved rate is RPS.
 	TargetRPS float64 `json:"target_rps,omitempty"`
 	Missed    int64   `json:"missed,omitempty"`
+	// Due and Sent complete the open loop's balance, Due = Sent + Missed:
+	// Due counts the arrivals the window owed (due in it, or due before
+	// and still waiting when it opened), Sent those that went out in it.
+	Due  int64 `json:"due,omitempty"`
+	Sent int64 `json:"sent,omitempty"`
 	// PerConnection is how evenly the connections were served.
 	PerConnection *PerConnection `json:"per_connection,omitempty"`
 	// Little is the closed loop's self-check: connections ~= rps x mean.
@@ -166,8 +174,10 @@ type PerConnection struct {
 }
 
 // Little is a closed loop's Little's-law check: with C connections always
-// busy, C = throughput x mean time in the system. InFlight is RPS x the mean
-// latency of completed and censored requests together.
+// busy, C = throughput x mean time in the system. InFlight is the requests
+// that spent time in the window (completed, failed and unfinished) per
+// second x their mean time in flight within the window: the mean number in
+// flight. See docs/results.md.
 type Little struct {
 	Connections int     `json:"connections"`
 	InFlight    float64 `json:"in_flight"`

@@ -31,6 +31,13 @@ type Suite struct {
 	Experiments []Experiment `json:"experiments"`
 }
 
+// Why an experiment stopped adding rounds (Experiment.Stopped).
+const (
+	StoppedRounds  = "rounds"
+	StoppedDecided = "decided"
+	StoppedTimeCap = "time cap"
+)
+
 // Experiment is one table of the published write-up.
 type Experiment struct {
 	Name        string       `json:"name"`
@@ -38,6 +45,14 @@ type Experiment struct {
 	Description string       `json:"description,omitempty"`
 	Runs        []RunInfo    `json:"runs"`
 	Conclusions []Conclusion `json:"conclusions,omitempty"`
+	// Stopped says why the runner measured no more rounds of this
+	// experiment: "rounds" (the suite's trial count, or the most a stop rule
+	// may take), "decided" (a stop rule found the figures settled; StoppedWhy
+	// says how) or "time cap" (the experiment's time cap ran out). Empty
+	// until the experiment has finished.
+	Stopped    string `json:"stopped,omitempty"`
+	StoppedWhy string `json:"stopped_why,omitempty"`
+	Rounds     int    `json:"rounds,omitempty"` // interleaved rounds measured
 }
 
 // RunInfo is one cell of an experiment's matrix: one implementation with one
@@ -56,11 +71,13 @@ type RunInfo struct {
 
 // Conclusion is one published claim the report checks: the ratio
 // Metric(Run A) / Metric(Run B), published and measured, and whether it still
-// points the same way.
+// points the same way. A suite file's conclusions: decode straight into it by
+// the yaml tags, so a field added here is a key of the suite file; give a
+// field the suite must not set `yaml:"-"`.
 type Conclusion struct {
-	Text      string  `json:"text"`   // "single-thread JSON echo: Node faster than Go"
-	Metric    string  `json:"metric"` // a key of RunInfo.Published, e.g. rps
-	A         string  `json:"a"`      // run id
-	B         string  `json:"b"`      // run id
-	Published float64 `json:"published"`
+	Text      string  `json:"text" yaml:"text"`     // "single-thread JSON echo: Node faster than Go"
+	Metric    string  `json:"metric" yaml:"metric"` // a key of RunInfo.Published, e.g. rps
+	A         string  `json:"a" yaml:"a"`           // run id
+	B         string  `json:"b" yaml:"b"`           // run id
+	Published float64 `json:"published" yaml:"published"`
 }

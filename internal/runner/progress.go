@@ -41,6 +41,14 @@ func newProgress(w io.Writer, bar bool, total int) *progress {
 	return p
 }
 
+// grow adds n trials to the total: a stop rule asked for another round.
+func (p *progress) grow(n int) {
+	p.total += n
+	if p.bar != nil {
+		p.bar.ChangeMax(p.total)
+	}
+}
+
 // printf prints a line above the bar.
 func (p *progress) printf(format string, args ...any) {
 	if p.bar != nil {
@@ -66,13 +74,17 @@ func (p *progress) trialDone(id string, n int, t *result.Trial, skipped bool) {
 		return
 	}
 	state := t.Status
+	notRun := t.Status == result.StatusNotRun || t.Status == result.StatusNotSupported
+	if notRun {
+		state = t.Error
+	}
 	if skipped {
 		state = "done before (--resume)"
 	} else if t.Status == result.StatusOK && t.Load != nil {
 		state = fmt.Sprintf("%.0f req/s", t.Load.RPS)
 	}
 	eta := ""
-	if elapsed := time.Since(p.start); p.done < p.total && !skipped {
+	if elapsed := time.Since(p.start); p.done < p.total && !skipped && !notRun {
 		eta = fmt.Sprintf(", about %s left", (elapsed / time.Duration(p.done) * time.Duration(p.total-p.done)).Round(time.Second))
 	}
 	fmt.Fprintf(p.w, "[%d/%d] %s trial %d: %s%s\n", p.done, p.total, id, n, state, eta)
@@ -107,6 +119,9 @@ func (p *progress) runDone(run suite.Run, trials []*result.Trial) {
 		if len(rps) > 1 && m > 0 {
 			line += fmt.Sprintf("  ±%.1f%%", 100*(slices.Max(rps)-slices.Min(rps))/2/m)
 		}
+	} else if why := notRunReason(trials); why != "" {
+		line += " " + why
+		failure = ""
 	} else {
 		line += " failed"
 	}
@@ -117,6 +132,19 @@ func (p *progress) runDone(run suite.Run, trials []*result.Trial) {
 		line += "\n    " + failure
 	}
 	p.printf("%s", line)
+}
+
+// notRunReason is the reason shared by trials that were all not run, "" when
+// any trial was attempted.
+func notRunReason(trials []*result.Trial) string {
+	why := ""
+	for _, t := range trials {
+		if t.Status != result.StatusNotRun && t.Status != result.StatusNotSupported {
+			return ""
+		}
+		why = t.Error
+	}
+	return why
 }
 
 func (p *progress) finish() {

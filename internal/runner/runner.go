@@ -1,8 +1,11 @@
-// Package runner measures a suite: for every run and trial it builds and
-// starts the server on its own CPUs (under a CPU quota when asked), waits
-// until it is ready, generates the load with the run's engine while the
-// monitor samples, stops the server, and writes the trial atomically into
-// results/<suite>/<timestamp>/.
+// Package runner measures a suite, one experiment after another, in
+// interleaved rounds: round k measures trial k of every run of the
+// experiment. For each trial it builds and starts the server on its own CPUs
+// (under a CPU quota when asked), waits until it is ready, generates the load
+// with the run's engine while the monitor samples, stops the server, and
+// writes the trial atomically into results/<suite>/<timestamp>/. A trial
+// this machine cannot run (its engine is missing, it needs more cores) is
+// written as not-run with the reason.
 package runner
 
 import (
@@ -42,6 +45,11 @@ type Options struct {
 	Log      io.Writer // one line per finished run, warnings; default io.Discard
 	BuildLog io.Writer // build output; default io.Discard
 	Bar      bool      // draw a progress bar on Log (a terminal) instead of plain lines
+
+	// Enough, when set, may stop an experiment's rounds early or add rounds
+	// beyond the runs' Trials, up to their MaxTrials: it is asked after every
+	// round from the Trials-th on. Without it every run gets Trials rounds.
+	Enough StopRule
 }
 
 // Runner runs one suite.
@@ -54,17 +62,16 @@ type Runner struct {
 	rts     map[string]rtInstall
 	rps     map[string][]float64
 	prog    *progress
+	info    result.Suite // suite.json, rewritten as experiments finish
 }
 
 // Outcome is what a suite run produced.
 type Outcome struct {
-	Dir    string // the results folder
-	OK     int    // trials measured now with status ok
-	Failed int    // trials measured now that failed
-	// NotSupported counts trials of implementations that cannot run on
-	// their runtime (PM2 on Deno, gin on Go 1.22): neither ok nor failed.
-	NotSupported int
-	Skipped      int // trials found finished (--resume)
+	Dir     string // the results folder
+	OK      int    // trials measured now with status ok
+	Failed  int    // trials measured now that failed
+	NotRun  int    // trials this machine cannot run (not-run, not-supported): no failure
+	Skipped int    // trials found finished (--resume)
 }
 
 // Run measures every selected run of s. It returns the outcome and, when
@@ -127,39 +134,30 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 	}
 	r.prog = newProgress(opt.Log, opt.Bar, total)
 	defer r.prog.finish()
-	for _, run := range runs {
-		var trials []*result.Trial
-		for n := 1; n <= run.Trials; n++ {
-			if t, ok := f.finished(run.ID, n); ok && opt.Resume {
-				out.Skipped++
-				r.record(t)
-				trials = append(trials, t)
-				r.prog.trialDone(run.ID, n, t, true)
-				continue
-			}
-			r.prog.trialStart(run.ID, n)
-			t, err := r.trial(ctx, run, n)
-			if err != nil {
-				return out, err
-			}
-			if err := result.WriteJSON(f.trialPath(run.ID, n), t); err != nil {
-				return out, fmt.Errorf("write trial: %w", err)
-			}
-			switch t.Status {
-			case result.StatusOK:
-				out.OK++
-			case result.StatusNotSupported:
-				out.NotSupported++
-			default:
-				out.Failed++
-			}
-			r.record(t)
-			trials = append(trials, t)
-			r.prog.trialDone(run.ID, n, t, false)
+	for _, e := range experiments(runs) {
+		stopped, why, rounds, err := r.measure(ctx, e, out)
+		if err != nil {
+			return out, err
 		}
-		r.prog.runDone(run, trials)
+		if stopped != result.StoppedRounds {
+			r.logf("%s: stopped after %d rounds: %s (%s)", e.name, rounds, stopped, why)
+		}
+		if err := r.stopped(e.name, stopped, why, rounds); err != nil {
+			return out, err
+		}
 	}
 	return out, nil
+}
+
+// stopped records in suite.json why an experiment stopped, rewriting the
+// file atomically.
+func (r *Runner) stopped(name, stopped, why string, rounds int) error {
+	for i := range r.info.Experiments {
+		if x := &r.info.Experiments[i]; x.Name == name {
+			x.Stopped, x.StoppedWhy, x.Rounds = stopped, why, rounds
+		}
+	}
+	return result.WriteJSON(path.Join(r.folder.dir, result.SuiteFile), r.info)
 }
 
 // writeHeader writes env.json (kept when resuming) and suite.json, and
@@ -181,8 +179,20 @@ func (r *Runner) writeHeader(runs []suite.Run, resumed bool) error {
 		}
 	}
 	info := r.suite.Info
+	info.Experiments = slices.Clone(info.Experiments)
+	// Resuming keeps what earlier invocations recorded of the experiments
+	// this one does not finish (--only).
+	var before result.Suite
+	if resumed && result.ReadJSON(path.Join(r.folder.dir, result.SuiteFile), &before) == nil {
+		for i := range info.Experiments {
+			for _, o := range before.Experiments {
+				if o.Name == info.Experiments[i].Name {
+					info.Experiments[i].Stopped, info.Experiments[i].StoppedWhy, info.Experiments[i].Rounds = o.Stopped, o.StoppedWhy, o.Rounds
+				}
+			}
+		}
+	}
 	if r.opt.Trials > 0 {
-		info.Experiments = slices.Clone(info.Experiments)
 		for i := range info.Experiments {
 			info.Experiments[i].Runs = slices.Clone(info.Experiments[i].Runs)
 			for j := range info.Experiments[i].Runs {
@@ -190,6 +200,7 @@ func (r *Runner) writeHeader(runs []suite.Run, resumed bool) error {
 			}
 		}
 	}
+	r.info = info
 	if err := result.WriteJSON(path.Join(r.folder.dir, result.SuiteFile), info); err != nil {
 		return err
 	}

@@ -39,8 +39,8 @@ func TestRunOnRuntimes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.OK != 1 || o.NotSupported != 2 || o.Failed != 0 {
-		t.Fatalf("ok %d, not supported %d, failed %d; want 1, 2, 0", o.OK, o.NotSupported, o.Failed)
+	if o.OK != 1 || o.NotRun != 2 || o.Failed != 0 {
+		t.Fatalf("ok %d, not run %d, failed %d; want 1, 2, 0", o.OK, o.NotRun, o.Failed)
 	}
 	tr := readTrial(t, o.Dir, def.ID, 1)
 	if tr.Runtime == nil || tr.Runtime.Name != "go@here" || tr.Runtime.Version != tc || tr.Runtime.Path == "" {

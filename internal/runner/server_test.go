@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -77,6 +78,8 @@ func serve(mode string) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+	// The contract's readiness line: restbench learns the port from it.
+	fmt.Printf("restbench-server id=test pid=%d threads=%s gomaxprocs=%d listening=%s\n", os.Getpid(), os.Getenv("THREADS"), runtime.GOMAXPROCS(0), l.Addr())
 	http.Serve(l, h)
 }
 

@@ -12,6 +12,7 @@ import (
 	"restbench/internal/impl"
 	"restbench/internal/monitor"
 	"restbench/internal/result"
+	"restbench/internal/server"
 	"restbench/internal/suite"
 )
 
@@ -26,7 +27,12 @@ const stderrTail = 4000
 func (r *Runner) trial(ctx context.Context, run suite.Run, n int) (*result.Trial, error) {
 	t := &result.Trial{
 		Suite: r.suite.Name, Experiment: run.Experiment, Run: run.ID, Impl: run.Impl,
-		Params: run.Params, Trial: n, Started: time.Now().UTC(), Env: run.Env,
+		Params: run.Params, Trial: n, Round: n, Started: time.Now().UTC(), Env: run.Env,
+	}
+	if why := notRun(run, len(r.allowed)); why != "" {
+		t.Status, t.Error = result.StatusNotRun, why
+		t.Finished = t.Started
+		return t, nil
 	}
 	fail := func(format string, args ...any) (*result.Trial, error) {
 		if ctx.Err() != nil {
@@ -96,7 +102,7 @@ func (r *Runner) trial(ctx context.Context, run suite.Run, n int) (*result.Trial
 		return fail("%v", err)
 	}
 
-	p, err := r.opt.Manifest.Start(im, impl.StartOptions{Env: run.Env, Wrap: wrap})
+	p, err := server.Start(im, server.Options{Dir: r.opt.Manifest.Root, Env: run.Env, Wrap: wrap})
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -105,6 +111,7 @@ func (r *Runner) trial(ctx context.Context, run suite.Run, n int) (*result.Trial
 		t.StderrTail = p.StderrTail(stderrTail)
 		return fail("start %s: %v (see stderr_tail)", im.ID, firstLine(err))
 	}
+	t.Server = p.Reported()
 
 	eng, err := engine.New(run.Engine)
 	if err != nil {
@@ -145,6 +152,11 @@ func (r *Runner) trial(ctx context.Context, run suite.Run, n int) (*result.Trial
 	}
 	if monitor.ClientBound(t.Monitor) {
 		t.Flags = appendFlag(t.Flags, result.FlagClientBound)
+	}
+	// The load's own flags (stalled-connections, inconsistent,
+	// behind-schedule) travel with the trial, so the report shows them.
+	for _, f := range res.Flags {
+		t.Flags = appendFlag(t.Flags, f)
 	}
 	t.Status = result.StatusOK
 	t.Finished = time.Now().UTC()

@@ -5,11 +5,12 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"time"
 
 	"go.yaml.in/yaml/v3"
 
 	"restbench/internal/load"
+	"restbench/internal/request"
+	"restbench/internal/yamlfile"
 )
 
 // Defaults for what a suite leaves out.
@@ -22,13 +23,15 @@ const (
 // pending is what a run still needs after expansion: its bodies, which Load
 // reads or generates only for the chosen scale, and where rate_of was written.
 type pending struct {
-	body       *bodyValue
-	mixBodies  []*bodyValue
+	body       *request.Body
+	mix        *request.Mix
 	rateOfNode *yaml.Node
 }
 
-// assemble builds one run from its layered settings.
-func (p *parser) assemble(s settings, at *yaml.Node) (Run, pending, error) {
+// assemble builds one run of implementation impl (of language lang, "" when
+// unknown) from its layered settings; at is the experiment, for errors that
+// belong to no one key.
+func assemble(s settings, at *yaml.Node, lang string) (Run, pending, error) {
 	var pd pending
 	r := Run{
 		Engine: DefaultEngine,
@@ -44,79 +47,105 @@ func (p *parser) assemble(s settings, at *yaml.Node) (Run, pending, error) {
 		},
 	}
 	c := &r.Load
-	get := func(key string) (setting, bool) { v, ok := s[key]; return v, ok }
-
-	if v, ok := get("engine"); ok {
-		r.Engine = v.V.(string)
+	if s.Engine != nil {
+		r.Engine = s.Engine.V
 	}
-	if v, ok := get("trials"); ok {
-		r.Trials = v.V.(int)
+	if s.Trials != nil {
+		r.Trials = s.Trials.V
 	}
-	if v, ok := get("connections"); ok {
-		c.Connections = v.V.(int)
+	r.MaxTrials = r.Trials
+	if s.MaxTrials != nil {
+		if s.MaxTrials.V < r.Trials {
+			return r, pd, yamlfile.Errorf(s.MaxTrials.Node, "max_trials", "%d is fewer than trials (%d): max_trials is the most trials adaptive rounds may take", s.MaxTrials.V, r.Trials)
+		}
+		r.MaxTrials = s.MaxTrials.V
 	}
-	if v, ok := get("max_connections"); ok && c.Connections > v.V.(int) {
-		c.Connections = v.V.(int)
+	if s.TimeCap != nil {
+		r.TimeCap = s.TimeCap.V
 	}
-	if v, ok := get("duration"); ok {
-		c.Duration = v.V.(time.Duration)
+	if s.Connections != nil {
+		c.Connections = s.Connections.V
 	}
-	if v, ok := get("warmup"); ok {
-		c.Warmup = v.V.(time.Duration)
+	if s.MaxConnections != nil {
+		c.Connections = min(c.Connections, s.MaxConnections.V)
 	}
-	if v, ok := get("timeout"); ok {
-		c.Timeout = v.V.(time.Duration)
+	if s.Duration != nil {
+		c.Duration = s.Duration.V
 	}
-	if v, ok := get("requests"); ok {
-		c.MaxRequests = v.V.(int64)
+	if s.Warmup != nil {
+		c.Warmup = s.Warmup.V
+	}
+	if s.Timeout != nil {
+		c.Timeout = s.Timeout.V
+	}
+	if s.Requests != nil {
+		c.MaxRequests = s.Requests.V
 	}
 	if c.Duration == 0 && c.MaxRequests == 0 {
-		return r, pd, p.errorf(at, "duration", "a run needs a duration or a request count (set duration: or requests:)")
+		return r, pd, yamlfile.Errorf(at, "duration", "a run needs a duration or a request count (set duration: or requests:)")
 	}
-	if v, ok := get("keepalive"); ok {
-		c.KeepAlive = v.V.(bool)
+	if s.KeepAlive != nil {
+		c.KeepAlive = s.KeepAlive.V
 	}
-	if v, ok := get("expect"); ok {
-		c.Expect = v.V.(int)
+	if s.Expect != nil {
+		c.Expect = s.Expect.V
 	}
-	if v, ok := get("expect_json"); ok {
-		c.ExpectJSON = v.V.(bool)
+	if s.ExpectJSON != nil {
+		c.ExpectJSON = s.ExpectJSON.V
 	}
-	if v, ok := get("placement"); ok {
-		pv := v.V.(placementValue)
-		r.Pinned = !pv.Shared
-		r.ServerCPUs, r.ClientCPUs = pv.Server, pv.Client
+	if pl := s.Placement; pl != nil {
+		r.Pinned = !pl.V.Shared && !pl.V.Hosts
+		r.Hosts = pl.V.Hosts
+		r.ServerCPUs, r.ClientCPUs = pl.V.Server, pl.V.Client
 	}
-	if v, ok := get("quota"); ok {
-		r.Quota = v.V.(float64)
+	if s.Quota != nil {
+		r.Quota = s.Quota.V
 	}
-	if v, ok := get("runtime"); ok {
-		r.Runtime = v.V.(string)
+	if s.Probe != nil {
+		c.Probe, c.ProbeEvery = s.Probe.V.Path, s.Probe.V.Every
 	}
-	p.assembleEnv(&r, s)
-	if err := p.assembleRate(&r, &pd, s); err != nil {
+	if err := assembleRuntime(&r, s, lang); err != nil {
 		return r, pd, err
 	}
-	if err := p.assembleRequest(&r, &pd, s); err != nil {
+	assembleEnv(&r, s)
+	if err := assembleRate(&r, &pd, s); err != nil {
 		return r, pd, err
 	}
-	if v, ok := get("probe"); ok {
-		pv := v.V.(probeValue)
-		c.Probe, c.ProbeEvery = pv.Path, pv.Every
+	if err := assembleRequest(&r, &pd, s); err != nil {
+		return r, pd, err
 	}
-	return r, pd, p.checkEngine(&r, s)
+	return r, pd, checkEngine(&r, s)
+}
+
+// assembleRuntime checks the runtime against the implementation's language.
+func assembleRuntime(r *Run, s settings, lang string) error {
+	if s.Runtime == nil {
+		return nil
+	}
+	if ok, known := fitsLanguage(s.Runtime.V, lang); known && !ok {
+		return yamlfile.Errorf(s.Runtime.Node, "runtime", "%s is not a runtime of a %s implementation (use %s)", s.Runtime.V, lang, strings.Join(Runtimes[lang], ", "))
+	}
+	r.Runtime = s.Runtime.V
+	return nil
+}
+
+// fitsLanguage tells whether runtime rt runs implementations of lang; known
+// is false where lang has no list of runtimes (an unknown language).
+func fitsLanguage(rt, lang string) (ok, known bool) {
+	list, known := Runtimes[lang]
+	return contains(list, rt), known
 }
 
 // assembleEnv sets the server's environment. THREADS is always set (the
 // contract's default is 1); GOMAXPROCS only where the cell asks, because an
 // unset GOMAXPROCS is itself an experiment (Go >= 1.25 then sizes it from
 // the CPU quota and affinity).
-func (p *parser) assembleEnv(r *Run, s settings) {
-	if v, ok := s["threads"]; ok {
-		r.Env["THREADS"] = v.V.(string)
+func assembleEnv(r *Run, s settings) {
+	if s.Threads != nil {
+		r.Env["THREADS"] = s.Threads.V
 	}
-	if v, ok := s["gomaxprocs"]; ok {
-		switch g := v.V.(string); g {
+	if s.Gomaxprocs != nil {
+		switch g := s.Gomaxprocs.V; g {
 		case "unset":
 		case "cores":
 			// The number of cores the runner sees, as `docker --cpus=1`
@@ -126,101 +155,76 @@ func (p *parser) assembleEnv(r *Run, s settings) {
 			r.Env["GOMAXPROCS"] = g
 		}
 	}
-	if v, ok := s["cluster"]; ok && v.V.(string) == "pm2" {
+	if s.Cluster != nil && s.Cluster.V == "pm2" {
 		r.Env["CLUSTER"] = "pm2"
 	}
 }
 
-func (p *parser) assembleRate(r *Run, pd *pending, s settings) error {
-	v, ok := s["rate"]
-	of, hasOf := s["rate_of"]
-	if !ok {
-		if hasOf {
-			return p.errorf(of.Node, "rate_of", "needs a rate given as a fraction, e.g. rate: 0.75x")
+func assembleRate(r *Run, pd *pending, s settings) error {
+	if s.Rate == nil {
+		if s.RateOf != nil {
+			return yamlfile.Errorf(s.RateOf.Node, "rate_of", "needs a rate given as a fraction, e.g. rate: 0.75x")
 		}
 		return nil
 	}
-	rv := v.V.(rateValue)
+	rv := s.Rate.V
 	if rv.Frac == 0 {
 		r.Load.Rate = rv.Abs
 		return nil
 	}
-	if !hasOf {
-		return p.errorf(v.Node, "rate", "%s is a fraction of a capacity: add rate_of: <run id> (a closed-loop run earlier in the suite)", v.Text)
+	if s.RateOf == nil {
+		return yamlfile.Errorf(s.Rate.Node, "rate", "%s is a fraction of a capacity: add rate_of: <run id> (a closed-loop run earlier in the suite)", s.Rate.Text())
 	}
-	r.RateFraction, r.RateOf, pd.rateOfNode = rv.Frac, of.V.(string), of.Node
+	r.RateFraction, r.RateOf, pd.rateOfNode = rv.Frac, s.RateOf.V, s.RateOf.Node
 	return nil
 }
 
 // assembleRequest sets the request or the mix. delay and work become the
 // query of /time; work_share splits the load into a light and a heavy target
 // (the heavy one does `work` ms of CPU), each with its own histogram.
-func (p *parser) assembleRequest(r *Run, pd *pending, s settings) error {
+func assembleRequest(r *Run, pd *pending, s settings) error {
 	c := &r.Load
 	path := "/"
-	if v, ok := s["path"]; ok {
-		path = v.V.(string)
+	if s.Path != nil {
+		path = s.Path.V
 	}
-	if v, ok := s["headers"]; ok {
-		c.Headers = v.V.([]string)
+	if s.Headers != nil {
+		c.Headers = s.Headers.V
 	}
-	var body *bodyValue
-	if v, ok := s["body"]; ok {
-		body = v.V.(*bodyValue)
-	}
-	if v, ok := s["body_size"]; ok {
-		if body == nil || body.Generate == "" {
-			return p.errorf(v.Node, "body_size", "only a generated body ({generate: filter, size: ...}) has a size to change")
+	body := s.Body
+	if s.BodySize != nil {
+		b, err := body.WithSize(s.BodySize.V)
+		if err != nil {
+			return yamlfile.Errorf(s.BodySize.Node, "body_size", "%v", err)
 		}
-		b := *body
-		b.Size = v.V.(int64)
-		body = &b
+		body = b
 	}
-	if v, ok := s["method"]; ok {
-		c.Method = v.V.(string)
-	} else if body != nil {
-		c.Method = "POST"
-	}
-	if body != nil && !hasHeader(c.Headers, "Content-Type") {
-		// Every body of the contract is JSON, and express.json() ignores a
-		// body sent without this header.
-		c.Headers = append(append([]string(nil), c.Headers...), "Content-Type: application/json")
-	}
+	c.Method = request.MethodFor(s.Method, body != nil)
+	c.Headers = request.WithJSONType(c.Headers, body != nil)
 	pd.body = body
 
 	delay, work := -1, -1
-	if v, ok := s["delay"]; ok {
-		delay = v.V.(int)
+	if s.Delay != nil {
+		delay = s.Delay.V
 	}
-	if v, ok := s["work"]; ok {
-		work = v.V.(int)
+	if s.Work != nil {
+		work = s.Work.V
 	}
-	share, hasShare := s["work_share"]
-	if mix, ok := s["mix"]; ok {
-		if hasShare {
-			return p.errorf(share.Node, "work_share", "cannot be combined with mix: (it makes its own light/heavy mix)")
+	if s.Mix != nil {
+		if s.WorkShare != nil {
+			return yamlfile.Errorf(s.WorkShare.Node, "work_share", "cannot be combined with mix: (it makes its own light/heavy mix)")
 		}
-		for _, t := range mix.V.([]targetValue) {
-			tg := load.Target{Name: t.Name, Method: t.Method, Path: t.Path, Headers: t.Headers, Weight: t.Weight}
-			if tg.Method == "" {
-				tg.Method = "GET"
-				if t.Body != nil {
-					tg.Method = "POST"
-				}
-			}
-			c.Mix = append(c.Mix, tg)
-			pd.mixBodies = append(pd.mixBodies, t.Body)
-		}
+		pd.mix = s.Mix
 		c.URL = path
 		return nil
 	}
-	if !hasShare {
+	if s.WorkShare == nil {
 		c.URL = withQuery(path, delay, work)
 		return nil
 	}
-	pct := share.V.(float64)
+	pct := s.WorkShare.V
 	if work <= 0 {
-		return p.errorf(share.Node, "work_share", "needs work: (the ms of CPU a heavy request does), e.g. work: 1")
+		return yamlfile.Errorf(s.WorkShare.Node, "work_share", "needs work: (the ms of CPU a heavy request does), e.g. work: 1")
 	}
 	c.URL = withQuery(path, delay, -1)
 	// A share of 0 still gets a mix of one target, so every cell of the
@@ -254,32 +258,23 @@ func withQuery(path string, delay, work int) string {
 	return path + sep + strings.Join(q, "&")
 }
 
-func hasHeader(hs []string, name string) bool {
-	for _, h := range hs {
-		if n, _, _ := strings.Cut(h, ":"); strings.EqualFold(strings.TrimSpace(n), name) {
-			return true
-		}
-	}
-	return false
-}
-
 // checkEngine refuses what wrk and ab cannot do, so the runner never starts
 // a run its engine would quietly do differently.
-func (p *parser) checkEngine(r *Run, s settings) error {
+func checkEngine(r *Run, s settings) error {
 	if r.Engine == DefaultEngine {
 		return nil
 	}
-	e := s["engine"]
+	at := s.Engine.Node
 	c := r.Load
 	switch {
 	case c.Rate > 0 || r.RateOf != "":
-		return p.errorf(e.Node, "engine", "%s cannot send at a constant rate (wrk has no -R; use engine: restbench)", r.Engine)
-	case len(c.Mix) > 0:
-		return p.errorf(e.Node, "engine", "%s cannot send a mix of requests (use engine: restbench)", r.Engine)
+		return yamlfile.Errorf(at, "engine", "%s cannot send at a constant rate (wrk has no -R; use engine: restbench)", r.Engine)
+	case len(c.Mix) > 0 || s.Mix != nil:
+		return yamlfile.Errorf(at, "engine", "%s cannot send a mix of requests (use engine: restbench)", r.Engine)
 	case c.Probe != "":
-		return p.errorf(e.Node, "engine", "%s cannot send a heartbeat probe (use engine: restbench)", r.Engine)
+		return yamlfile.Errorf(at, "engine", "%s cannot send a heartbeat probe (use engine: restbench)", r.Engine)
 	case r.Engine == "ab" && c.MaxRequests == 0:
-		return p.errorf(e.Node, "engine", "ab needs a request count (set requests:, like ab -n)")
+		return yamlfile.Errorf(at, "engine", "ab needs a request count (set requests:, like ab -n)")
 	}
 	return nil
 }

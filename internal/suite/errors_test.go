@@ -70,6 +70,7 @@ func TestBaseSuiteLoads(t *testing.T) {
 }
 
 func TestLoadErrors(t *testing.T) {
+	langs := map[string]string{"a": "go", "b": "node"}
 	for _, c := range []struct {
 		name string
 		text string
@@ -133,6 +134,22 @@ func TestLoadErrors(t *testing.T) {
 		{"missing source", variant(3, "# no source"), Options{}, ":1: source: missing"},
 		{"experiments not a list", variant(8, "    name: e"), Options{}, ":8: experiments: must be a list"},
 		{"yaml syntax", variant(9, "    impls: [a, b"), Options{}, "t.yaml: yaml: line"},
+		// Keys of the runtimes, adaptive-rounds and scale-out work.
+		{"runtime unknown", variant(6, "  duration: 1s\n  runtime: node@18"), Options{}, `:7: runtime: "node@18" is not one of node@20, node@22, node@24, node@26, bun, deno, go@1.22`},
+		{"runtime of another language", variant(6, "  duration: 1s\n  runtime: bun"), Options{Languages: langs}, ":7: runtime: bun is not a runtime of a go implementation (use go@1.22, go@1.24, go@1.26)"},
+		{"runtime axis that runs nothing", variant(11, "      connections: [10, 100]\n      runtime: [go@1.26, bun]"), Options{Languages: map[string]string{"a": "go", "b": "go"}}, ":12: runtime: bun runs none of this experiment's implementations (a, b)"},
+		{"max_trials below trials", variant(6, "  duration: 1s\n  trials: 3\n  max_trials: 2"), Options{}, ":8: max_trials: 2 is fewer than trials (3)"},
+		{"time_cap without unit", variant(6, "  duration: 1s\n  time_cap: 5"), Options{}, `:7: time_cap: "5" is not a duration`},
+		{"placement hosts misspelt", variant(6, "  duration: 1s\n  placement: host"), Options{}, `:7: placement: "host" is not one of pinned, shared, hosts`},
+		{"conclusion with an unknown field", variant(18, "      - {text: t, metric: rps, a: e/a c=10, b: e/b c=10, verdict: x}"), Options{}, ":18: verdict: unknown field in conclusions (known: a, b, metric, published, text)"},
+		{"conclusion published not a number", variant(18, "      - {text: t, metric: rps, a: e/a c=10, b: e/b c=10, published: lots}"), Options{}, `:18: published: "lots" is not a number`},
+		{"unknown key in request", variant(5, "  request: {path: /time, verb: GET}"), Options{}, ":5: verb: unknown field in request (known: body, headers, method, path)"},
+		{"unknown key in defaults", variant(6, "  duration: 1s\n  conections: 10"), Options{}, ":7: conections: unknown field in defaults"},
+		{"unknown key in a scale", variant(0, "scales: {quick: {trails: 1}}"), Options{}, ":19: trails: unknown field in quick"},
+		{"empty value", variant(6, "  duration:"), Options{}, ":6: duration: is empty"},
+		{"mix target name twice", variant(6, "  duration: 1s\n  mix: [{name: x, path: /a}, {name: x, path: /b}]"), Options{}, `:7: mix: name "x" is used twice`},
+		{"mix weight zero", variant(6, "  duration: 1s\n  mix: [{name: x, path: /a, weight: 0}]"), Options{}, ":7: weight: 0 must be more than 0"},
+		{"mix and wrk", variant(6, "  duration: 1s\n  engine: wrk\n  mix: [{name: x, path: /a}]"), Options{}, ":7: engine: wrk cannot send a mix"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			path := writeSuite(t, c.text)

@@ -5,48 +5,44 @@ import (
 	"strings"
 
 	"restbench/internal/result"
+	"restbench/internal/yamlfile"
 )
 
 // expand turns the file into runs at one scale, in execution order:
 // experiments in file order; in an experiment the matrix's first axis
 // varies slowest and the implementations fastest, so the runs compared in a
 // published table follow each other (a slow drift of a noisy machine then
-// hits both sides alike).
-func (f *file) expand(p *parser, scale string) ([]Run, []pending, result.Suite, error) {
+// hits both sides alike). langs gives each implementation's language, to
+// check runtime:; nil checks nothing.
+func (f *file) expand(scale string, langs map[string]string) ([]Run, []pending, result.Suite, error) {
 	var runs []Run
 	var pends []pending
 	var info result.Suite
 	ids := map[string]bool{}
-	for _, e := range f.Experiments {
-		base := f.Defaults.with(e.Base).with(f.Scales[scale].Set).with(e.Scales[scale].Set)
+	for _, e := range f.Experiments.Items {
+		base := settings{}.with(f.Defaults, &e.settings, f.Scales.at(scale))
+		if s := e.Scales.at(scale); s != nil {
+			base.apply(&s.settings)
+		}
 		matrix := e.matrixAt(scale)
-		var cellUsed = make([]bool, len(e.Cells))
+		cellUsed := make([]bool, len(e.Cells.Items))
 		var exp []Run
 		var expPend []pending
 		for _, combo := range crossProduct(matrix) {
-			for _, impl := range e.Impls {
-				c := e.applyCells(impl, matrix, combo, cellUsed)
+			for _, impl := range e.Impls.ids() {
+				if !combo.fits(langs[impl]) {
+					continue
+				}
+				c := e.applyCells(impl, combo, cellUsed)
 				if c.excluded {
 					continue
 				}
-				set := base.with(combo).with(c.set)
-				if rt, ok := set["runtime"]; ok && p.fits != nil {
-					ok, err := p.fits(impl, rt.Text)
-					if err != nil {
-						return nil, nil, info, p.errorf(rt.Node, "runtime", "%v", err)
-					}
-					if !ok {
-						if _, inMatrix := combo["runtime"]; inMatrix && c.set["runtime"].Node == nil {
-							continue
-						}
-						return nil, nil, info, p.errorf(rt.Node, "runtime", "%s cannot run %s (a runtime of another language)", rt.Text, impl)
-					}
-				}
-				r, pd, err := p.assemble(set, e.Node)
+				set := base.with(combo.layers...).with(c.layers...)
+				r, pd, err := assemble(set, e.node, langs[impl])
 				if err != nil {
 					return nil, nil, info, err
 				}
-				r.Experiment, r.Impl, r.Label, r.Params, r.Published = e.Name, impl, c.label, c.params, c.published
+				r.Experiment, r.Impl, r.Label, r.Params, r.Published = e.Name.V, impl, c.label, c.params, c.published
 				exp = append(exp, r)
 				expPend = append(expPend, pd)
 			}
@@ -54,19 +50,19 @@ func (f *file) expand(p *parser, scale string) ([]Run, []pending, result.Suite, 
 		if scale == "full" {
 			for i, used := range cellUsed {
 				if !used {
-					return nil, nil, info, p.errorf(e.Cells[i].Node, "cells", "this cell matches no run of experiment %s (check its when:)", e.Name)
+					return nil, nil, info, yamlfile.Errorf(e.Cells.Items[i].node, "cells", "this cell matches no run of experiment %s (check its when:)", e.Name.V)
 				}
 			}
 		}
 		labelRuns(exp, matrix)
 		for i := range exp {
-			exp[i].ID = e.Name + "/" + exp[i].Label
+			exp[i].ID = e.Name.V + "/" + exp[i].Label
 			if ids[exp[i].ID] {
-				return nil, nil, info, p.errorf(e.Node, "cells", "two runs are both called %q: give one a label:", exp[i].ID)
+				return nil, nil, info, yamlfile.Errorf(e.node, "cells", "two runs are both called %q: give one a label:", exp[i].ID)
 			}
 			ids[exp[i].ID] = true
 		}
-		ex, err := e.info(p, exp, scale)
+		ex, err := e.info(exp, scale)
 		if err != nil {
 			return nil, nil, info, err
 		}
@@ -74,12 +70,12 @@ func (f *file) expand(p *parser, scale string) ([]Run, []pending, result.Suite, 
 		runs = append(runs, exp...)
 		pends = append(pends, expPend...)
 	}
-	return runs, pends, info, checkRateOf(p, runs, pends)
+	return runs, pends, info, checkRateOf(runs, pends)
 }
 
 // cellResult is what the cells selecting one matrix cell make of it.
 type cellResult struct {
-	set       settings
+	layers    []*settings
 	params    map[string]string
 	label     string
 	published map[string]float64
@@ -89,29 +85,25 @@ type cellResult struct {
 // applyCells applies, in file order, every cell whose when: holds for this
 // implementation and matrix combination, and marks the cells used. Cells
 // match the matrix values, not what an earlier cell's set: changed.
-func (e *experiment) applyCells(impl string, matrix []axis, combo settings, used []bool) cellResult {
-	params := map[string]string{}
-	for _, ax := range matrix {
-		params[ax.Key] = combo[ax.Key].Text
-	}
-	out := cellResult{set: settings{}, params: map[string]string{}}
-	for k, v := range params {
+func (e *experiment) applyCells(impl string, combo combination, used []bool) cellResult {
+	out := cellResult{params: map[string]string{}}
+	for k, v := range combo.params {
 		out.params[k] = v
 	}
-	for i, c := range e.Cells {
-		if !c.matches(impl, params) {
+	for i, c := range e.Cells.Items {
+		if !c.matches(impl, combo.params) {
 			continue
 		}
 		used[i] = true
-		out.excluded = out.excluded || c.Exclude
-		out.set = out.set.with(c.Set)
-		for k, v := range c.Set {
-			if v.Text != "" && contains(axisKeys, k) {
-				out.params[k] = v.Text
+		out.excluded = out.excluded || (c.Exclude != nil && c.Exclude.V)
+		if c.Set != nil {
+			out.layers = append(out.layers, c.Set)
+			for k, v := range c.Set.axisTexts() {
+				out.params[k] = v
 			}
 		}
-		if c.Label != "" {
-			out.label = c.Label
+		if c.Label.V != "" {
+			out.label = c.Label.V
 		}
 		if c.Published != nil && out.published == nil {
 			out.published = map[string]float64{}
@@ -125,8 +117,8 @@ func (e *experiment) applyCells(impl string, matrix []axis, combo settings, used
 
 // matrixAt is the matrix with the axes a scale replaces.
 func (e *experiment) matrixAt(scale string) []axis {
-	out := append([]axis(nil), e.Matrix...)
-	for _, ax := range e.Scales[scale].Matrix {
+	out := append([]axis(nil), e.Matrix.Axes...)
+	for _, ax := range axesOf(e.Scales.at(scale)) {
 		for i := range out {
 			if out[i].Key == ax.Key {
 				out[i] = ax
@@ -136,15 +128,37 @@ func (e *experiment) matrixAt(scale string) []axis {
 	return out
 }
 
+// combination is one cell of the matrix: a value of every axis.
+type combination struct {
+	params map[string]string // axis key -> value as written
+	layers []*settings       // the values' settings, in axis order
+}
+
+// fits tells whether an implementation of language lang can run this cell:
+// a runtime axis lists the runtimes of every language an experiment
+// compares, and each implementation runs only its own.
+func (c combination) fits(lang string) bool {
+	rt, ok := c.params["runtime"]
+	if !ok {
+		return true
+	}
+	fits, known := fitsLanguage(rt, lang)
+	return fits || !known
+}
+
 // crossProduct lists every combination of the axes' values, the first axis
 // varying slowest. No axes give one empty combination.
-func crossProduct(axes []axis) []settings {
-	combos := []settings{{}}
+func crossProduct(axes []axis) []combination {
+	combos := []combination{{params: map[string]string{}}}
 	for _, ax := range axes {
-		var next []settings
+		var next []combination
 		for _, c := range combos {
 			for _, v := range ax.Values {
-				next = append(next, c.with(settings{ax.Key: v}))
+				params := map[string]string{ax.Key: v.Text}
+				for k, x := range c.params {
+					params[k] = x
+				}
+				next = append(next, combination{params: params, layers: append(append([]*settings(nil), c.layers...), v.Set)})
 			}
 		}
 		combos = next
@@ -208,9 +222,8 @@ func labelRuns(runs []Run, matrix []axis) {
 		}
 		parts := []string{r.Impl}
 		for _, k := range sortedKeys(r.Params) {
-			// A runtime axis always names the runtime, so that a run keeps
-			// its id at every scale (a scale may leave one runtime of a
-			// language).
+			// A runtime axis is always named: "go-nethttp go@1.26" beside
+			// "node-http node@22", even where a language has one runtime.
 			if isAxis[k] && (varying[r.Impl][k] || k == "runtime") {
 				parts = append(parts, paramLabel(k, r.Params[k]))
 			}
@@ -237,7 +250,7 @@ func paramLabel(key, value string) string {
 	case "work_share":
 		return "work=" + value + "%"
 	case "runtime":
-		return value // "node-http bun", "go-nethttp go@1.22"
+		return value // node@22, bun, go@1.24
 	case "path":
 		// A run id has one "/", between experiment and label.
 		return strings.ReplaceAll(strings.TrimPrefix(value, "/"), "/", "-")
@@ -285,8 +298,8 @@ func countImpl(runs []Run, impl string) int {
 
 // info describes an experiment for suite.json. A conclusion whose runs are
 // not part of this scale is left out; at full scale it is an error.
-func (e *experiment) info(p *parser, runs []Run, scale string) (result.Experiment, error) {
-	ex := result.Experiment{Name: e.Name, Title: e.Title, Description: e.Description}
+func (e *experiment) info(runs []Run, scale string) (result.Experiment, error) {
+	ex := result.Experiment{Name: e.Name.V, Title: e.Title.V, Description: e.Description.V}
 	byID := map[string]*Run{}
 	for i, r := range runs {
 		byID[r.ID] = &runs[i]
@@ -294,28 +307,31 @@ func (e *experiment) info(p *parser, runs []Run, scale string) (result.Experimen
 			ID: r.ID, Impl: r.Impl, Label: r.Label, Params: r.Params, Trials: r.Trials, Published: r.Published,
 		})
 	}
-	for _, c := range e.Conclusions {
+	for _, c := range e.Conclusions.Items {
 		a, b := byID[c.A], byID[c.B]
 		if a == nil || b == nil {
 			if scale != "full" {
 				continue
 			}
-			missing, node := c.A, c.ANode
+			missing, key := c.A, "a"
 			if a != nil {
-				missing, node = c.B, c.BNode
+				missing, key = c.B, "b"
 			}
-			return ex, p.errorf(node, "conclusions", "no run %q in experiment %s (runs: %s)", missing, e.Name, strings.Join(runIDs(runs), ", "))
+			return ex, yamlfile.Errorf(c.at(key), "conclusions", "no run %q in experiment %s (runs: %s)", missing, e.Name.V, strings.Join(runIDs(runs), ", "))
 		}
 		ratio := c.Published
 		if ratio == 0 {
 			pa, okA := a.Published[c.Metric]
 			pb, okB := b.Published[c.Metric]
 			if !okA || !okB || pb == 0 {
-				return ex, p.errorf(c.Node, "published", "give the published ratio, or published %s figures for both %s and %s", c.Metric, c.A, c.B)
+				return ex, yamlfile.Errorf(c.node, "published", "give the published ratio, or published %s figures for both %s and %s", c.Metric, c.A, c.B)
 			}
 			ratio = pa / pb
 		}
-		ex.Conclusions = append(ex.Conclusions, result.Conclusion{Text: c.Text, Metric: c.Metric, A: c.A, B: c.B, Published: ratio})
+		// Every field of the conclusion goes on, the published ratio filled in.
+		rc := c.Conclusion
+		rc.Published = ratio
+		ex.Conclusions = append(ex.Conclusions, rc)
 	}
 	return ex, nil
 }
@@ -330,7 +346,7 @@ func runIDs(runs []Run) []string {
 
 // checkRateOf makes sure a rate given as a fraction of a capacity names a
 // closed-loop run that comes earlier, so the runner has measured it in time.
-func checkRateOf(p *parser, runs []Run, pends []pending) error {
+func checkRateOf(runs []Run, pends []pending) error {
 	before := map[string]*Run{}
 	for i, r := range runs {
 		if r.RateOf != "" {
@@ -338,9 +354,9 @@ func checkRateOf(p *parser, runs []Run, pends []pending) error {
 			node := pends[i].rateOfNode
 			switch {
 			case ref == nil:
-				return p.errorf(node, "rate_of", "no run %q earlier in the suite (earlier runs: %s)", r.RateOf, strings.Join(runIDs(runs[:i]), ", "))
+				return yamlfile.Errorf(node, "rate_of", "no run %q earlier in the suite (earlier runs: %s)", r.RateOf, strings.Join(runIDs(runs[:i]), ", "))
 			case ref.Load.Rate > 0 || ref.RateOf != "":
-				return p.errorf(node, "rate_of", "%q is an open-loop run; name a closed-loop run whose req/s is the capacity", r.RateOf)
+				return yamlfile.Errorf(node, "rate_of", "%q is an open-loop run; name a closed-loop run whose req/s is the capacity", r.RateOf)
 			}
 		}
 		before[r.ID] = &runs[i]

@@ -2,6 +2,7 @@ package suite
 
 import (
 	"reflect"
+	"restbench/internal/request"
 	"strings"
 	"testing"
 	"time"
@@ -109,7 +110,7 @@ func TestExpansion(t *testing.T) {
 
 		m := run(t, s, "mix/a").Load.Mix
 		if len(m) != 2 || m[0].Method != "GET" || m[0].Body != nil || m[1].Method != "POST" || string(m[1].Body) != `{"a":1}` ||
-			m[0].Weight != 3 || !hasHeader(m[1].Headers, "Content-Type") {
+			m[0].Weight != 3 || !request.HasHeader(m[1].Headers, "Content-Type") {
 			t.Errorf("mix = %+v", m)
 		}
 
@@ -129,5 +130,70 @@ func TestCellMatchingNothing(t *testing.T) {
 	_, err := Load(writeSuite(t, text), Options{Scale: "quick"})
 	if err == nil || !strings.Contains(err.Error(), "t.yaml:16: cells: this cell matches no run") {
 		t.Fatalf("error = %v, want line 16: cells: this cell matches no run", err)
+	}
+}
+
+// The keys the runtimes, adaptive-rounds and scale-out work read from
+// suite.Run: runtime (a matrix key too), max_trials, time_cap and
+// placement: hosts, layered like every setting.
+func TestRuntimeAndRoundKeys(t *testing.T) {
+	path := writeSuite(t, `
+name: k
+source: {write_up: seeds/k.md}
+defaults: {path: /hello, duration: 1s, trials: 3, max_trials: 9, time_cap: 2m}
+scales:
+  quick: {trials: 1, max_trials: 2, time_cap: 10s}
+experiments:
+  - name: rt
+    impls: [n, g]
+    matrix:
+      runtime: [node@22, bun, go@1.26]
+    cells:
+      - when: {runtime: bun}
+        set: {max_trials: 5}
+  - name: plain
+    impls: [n]
+    runtime: deno
+    placement: hosts
+`)
+	langs := map[string]string{"n": "node", "g": "go"}
+	for _, c := range []struct {
+		scale         string
+		trials, max   int
+		cap, bunCap   time.Duration
+		bunMaxTrials  int
+		wantRuntimeID string
+	}{
+		{"full", 3, 9, 2 * time.Minute, 2 * time.Minute, 5, "rt/n node@22 | rt/n bun | rt/g go@1.26 | plain/n"},
+		{"quick", 1, 2, 10 * time.Second, 10 * time.Second, 5, "rt/n node@22 | rt/n bun | rt/g go@1.26 | plain/n"},
+	} {
+		s, err := Load(path, Options{Scale: c.scale, Languages: langs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Each implementation runs only its own language's runtimes, and
+		// the runtime is in every label of the axis.
+		if ids := strings.Join(runIDs(s.Runs), " | "); ids != c.wantRuntimeID {
+			t.Errorf("%s: ids = %s, want %s", c.scale, ids, c.wantRuntimeID)
+		}
+		r := run(t, s, "rt/n node@22")
+		if r.Runtime != "node@22" || r.Params["runtime"] != "node@22" || r.Trials != c.trials || r.MaxTrials != c.max || r.TimeCap != c.cap {
+			t.Errorf("%s: rt/n node@22 = runtime %q params %v trials %d max %d cap %v", c.scale, r.Runtime, r.Params, r.Trials, r.MaxTrials, r.TimeCap)
+		}
+		if b := run(t, s, "rt/n bun"); b.MaxTrials != c.bunMaxTrials || b.TimeCap != c.bunCap {
+			t.Errorf("%s: the cell's max_trials: bun run max %d cap %v", c.scale, b.MaxTrials, b.TimeCap)
+		}
+		p := run(t, s, "plain/n")
+		if p.Runtime != "deno" || !p.Hosts || p.Pinned || p.Params["runtime"] != "" {
+			t.Errorf("%s: plain/n = runtime %q hosts %v pinned %v params %v", c.scale, p.Runtime, p.Hosts, p.Pinned, p.Params)
+		}
+	}
+	// Without max_trials a run takes exactly its trials.
+	s, err := Load(writeSuite(t, variant(0, "")), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := s.Runs[0]; r.MaxTrials != r.Trials || r.Runtime != "" || r.Hosts || r.TimeCap != 0 {
+		t.Errorf("defaults: max_trials %d trials %d runtime %q hosts %v cap %v", r.MaxTrials, r.Trials, r.Runtime, r.Hosts, r.TimeCap)
 	}
 }

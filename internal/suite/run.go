@@ -3,7 +3,11 @@
 // the runner measures.
 package suite
 
-import "restbench/internal/load"
+import (
+	"time"
+
+	"restbench/internal/load"
+)
 
 // Run is one cell of an experiment's matrix after expansion: one
 // implementation with one set of parameters, measured Trials times. The
@@ -15,10 +19,15 @@ type Run struct {
 	Label      string            // human label, e.g. "go-nethttp GOMAXPROCS=1"
 	Params     map[string]string // the matrix values of this cell, for tables
 	Env        map[string]string // server environment: THREADS, GOMAXPROCS, CLUSTER
-	Runtime    string            // pinned runtime (servers/runtimes.yaml): node@24, bun, go@1.22; "": the implementation's default
+
+	// Runtime is what runs the server: node@20 .. node@26, bun or deno for a
+	// Node implementation, go@1.22 .. go@1.26 for a Go one (Runtimes); "" is
+	// the implementation's default.
+	Runtime string
 
 	Quota      float64 // CPU quota in CPUs (docker --cpus); 0: none
 	Pinned     bool    // server and generator on disjoint CPU sets (the default)
+	Hosts      bool    // placement: hosts: server and generator on separate hosts (scale-out); Pinned is false
 	ServerCPUs string  // explicit CPU list for the server; "" lets the runner choose
 	ClientCPUs string  // explicit CPU list for the generator; "" lets the runner choose
 
@@ -33,6 +42,13 @@ type Run struct {
 	RateOf       string
 	RateFraction float64
 
+	// Trials is how many interleaved rounds measure this run at least;
+	// MaxTrials how many a stop rule (runner.Options.Enough) may add rounds
+	// up to (0: Trials); TimeCap stops adding rounds to the run's experiment
+	// once the experiment has run that long (0: no cap). The runner reads the
+	// experiment's cap and maximum from its runs (the largest of each).
 	Trials    int
+	MaxTrials int
+	TimeCap   time.Duration
 	Published map[string]float64 // published figures for this cell (see result.RunInfo)
 }

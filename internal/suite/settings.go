@@ -1,38 +1,258 @@
 package suite
 
 import (
+	"reflect"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
 
-	"restbench/internal/gen"
+	"restbench/internal/request"
+	"restbench/internal/yamlfile"
 )
 
-// A setting is one parsed key of a settings block (defaults, a scale, an
-// experiment, a matrix value or a cell's set), with the node it came from so
-// that errors found later, when a run is assembled, still name the line.
-type setting struct {
-	V    any
-	Node *yaml.Node
-	Text string // the scalar as written, for labels and Params ("" for blocks)
+// settings is one layer of settings: defaults, an experiment, a scale, a
+// matrix value or a cell's set. Every field is a pointer, nil where the
+// layer leaves the key out, so that apply can put a layer on top of another
+// (as k6 merges its options): a later layer replaces what it sets.
+// Each value keeps its node, so errors found when a run is assembled still
+// name the line.
+type settings struct {
+	Engine         *engine           `yaml:"engine"`
+	Connections    *count            `yaml:"connections"`
+	MaxConnections *count            `yaml:"max_connections"`
+	Duration       *duration         `yaml:"duration"`
+	Warmup         *duration         `yaml:"warmup"`
+	Requests       *requests         `yaml:"requests"`
+	Trials         *count            `yaml:"trials"`
+	MaxTrials      *count            `yaml:"max_trials"`
+	TimeCap        *duration         `yaml:"time_cap"`
+	Timeout        *duration         `yaml:"timeout"`
+	KeepAlive      *boolean          `yaml:"keepalive"`
+	Rate           *rate             `yaml:"rate"`
+	RateOf         *yamlfile.Name    `yaml:"rate_of"`
+	Placement      *placement        `yaml:"placement"`
+	Quota          *quota            `yaml:"quota"`
+	Threads        *threads          `yaml:"threads"`
+	Gomaxprocs     *gomaxprocs       `yaml:"gomaxprocs"`
+	Cluster        *cluster          `yaml:"cluster"`
+	Runtime        *runtimeName      `yaml:"runtime"`
+	Delay          *millis           `yaml:"delay"`
+	Work           *millis           `yaml:"work"`
+	WorkShare      *percent          `yaml:"work_share"`
+	Expect         *status           `yaml:"expect"`
+	ExpectJSON     *boolean          `yaml:"expect_json"`
+	Probe          *probe            `yaml:"probe"`
+	BodySize       *request.Size     `yaml:"body_size"`
+	Method         *request.Method   `yaml:"method"`
+	Path           *request.Path     `yaml:"path"`
+	Headers        *request.Headers  `yaml:"headers"`
+	Body           *request.Body     `yaml:"body"`
+	Request        *requestShorthand `yaml:"request"`
+	Mix            *request.Mix      `yaml:"mix"`
 }
 
-// settings are layered: defaults, then the experiment, then the suite's
-// scale, the experiment's scale, the matrix cell and the cells' set. A later
-// layer replaces a key of an earlier one.
-type settings map[string]setting
+// requestShorthand is request: {method, path, headers, body}: the four
+// settings in one.
+type requestShorthand struct {
+	Method  *request.Method  `yaml:"method"`
+	Path    *request.Path    `yaml:"path"`
+	Headers *request.Headers `yaml:"headers"`
+	Body    *request.Body    `yaml:"body"`
+}
 
-func (s settings) with(o settings) settings {
-	out := make(settings, len(s)+len(o))
-	for k, v := range s {
-		out[k] = v
+func (r *requestShorthand) UnmarshalYAML(n *yaml.Node) error {
+	return yamlfile.DecodeFields(n, "request", r)
+}
+
+// UnmarshalYAML reads a block of settings; its errors name the key the
+// block is under ("unknown field in defaults").
+func (s *settings) UnmarshalYAML(n *yaml.Node) error {
+	return yamlfile.DecodeFields(n, "", s)
+}
+
+// axisKeys are the settings that can also vary in a matrix or be matched by
+// a cell, in the order labels name them.
+var axisKeys = []string{
+	"engine", "connections", "duration", "requests", "keepalive", "rate", "placement", "quota",
+	"threads", "gomaxprocs", "cluster", "runtime", "delay", "work", "work_share", "path", "body_size",
+}
+
+// apply puts layer o on top of s: every key o sets replaces s's.
+// request: sets its four keys.
+func (s *settings) apply(o *settings) {
+	if o == nil {
+		return
 	}
-	for k, v := range o {
-		out[k] = v
+	dst, src := reflect.ValueOf(s).Elem(), reflect.ValueOf(o).Elem()
+	for i := 0; i < src.NumField(); i++ {
+		if f := src.Field(i); !f.IsNil() {
+			dst.Field(i).Set(f)
+		}
+	}
+	if r := o.Request; r != nil {
+		s.Request = nil
+		s.apply(&settings{Method: r.Method, Path: r.Path, Headers: r.Headers, Body: r.Body})
+	}
+}
+
+// with returns s with the layers on top, s itself unchanged.
+func (s settings) with(layers ...*settings) settings {
+	for _, l := range layers {
+		s.apply(l)
+	}
+	return s
+}
+
+// axisTexts returns the values of the axis keys s sets, as written, for
+// Params. Values that are not single values (a placement's CPU lists) are
+// left out.
+func (s *settings) axisTexts() map[string]string {
+	out := map[string]string{}
+	for key, f := range yamlfile.Fields(s) {
+		if f.IsNil() || !contains(axisKeys, key) {
+			continue
+		}
+		if t := f.Interface().(interface{ Text() string }).Text(); t != "" {
+			out[key] = t
+		}
 	}
 	return out
+}
+
+// value is a decoded setting and where it was written.
+type value[T any] struct {
+	yamlfile.At
+	V T
+}
+
+func (v *value[T]) read(n *yaml.Node, parse func(*yaml.Node) (T, error)) (err error) {
+	v.Node = n
+	v.V, err = parse(n)
+	return err
+}
+
+// The kinds of setting. Each checks its value when it is decoded; the
+// error's field is filled in by yamlfile.DecodeFields with the key.
+type (
+	engine      struct{ value[string] }
+	count       struct{ value[int] }
+	requests    struct{ value[int64] }
+	status      struct{ value[int] }
+	millis      struct{ value[int] } // the contract's bounds for /time's delay and work
+	duration    struct{ value[time.Duration] }
+	boolean     struct{ value[bool] }
+	quota       struct{ value[float64] }
+	percent     struct{ value[float64] }
+	threads     struct{ value[string] }
+	gomaxprocs  struct{ value[string] }
+	cluster     struct{ value[string] }
+	runtimeName struct{ value[string] }
+	rate        struct{ value[rateValue] }
+	placement   struct{ value[placementValue] }
+	probe       struct{ value[probeValue] }
+)
+
+func (v *engine) UnmarshalYAML(n *yaml.Node) error {
+	return v.read(n, func(n *yaml.Node) (string, error) { return yamlfile.OneOf(n, "restbench", "wrk", "ab") })
+}
+func (v *count) UnmarshalYAML(n *yaml.Node) error {
+	return v.read(n, func(n *yaml.Node) (int, error) { return yamlfile.Int(n, 1, 1_000_000) })
+}
+func (v *requests) UnmarshalYAML(n *yaml.Node) error {
+	return v.read(n, func(n *yaml.Node) (int64, error) { i, err := yamlfile.Int(n, 0, 1<<40); return int64(i), err })
+}
+func (v *status) UnmarshalYAML(n *yaml.Node) error {
+	return v.read(n, func(n *yaml.Node) (int, error) { return yamlfile.Int(n, 100, 599) })
+}
+func (v *millis) UnmarshalYAML(n *yaml.Node) error {
+	return v.read(n, func(n *yaml.Node) (int, error) { return yamlfile.Int(n, 0, 10000) })
+}
+func (v *duration) UnmarshalYAML(n *yaml.Node) error { return v.read(n, parseDuration) }
+func (v *boolean) UnmarshalYAML(n *yaml.Node) error  { return v.read(n, parseFlag) }
+func (v *quota) UnmarshalYAML(n *yaml.Node) error {
+	return v.read(n, func(n *yaml.Node) (float64, error) {
+		f, err := yamlfile.Float(n)
+		if err == nil && f <= 0 {
+			err = yamlfile.Errorf(n, "", "%s must be more than 0", n.Value)
+		}
+		return f, err
+	})
+}
+func (v *percent) UnmarshalYAML(n *yaml.Node) error {
+	return v.read(n, func(n *yaml.Node) (float64, error) {
+		f, err := yamlfile.Float(n)
+		if err == nil && (f < 0 || f > 100) {
+			err = yamlfile.Errorf(n, "", "%s is not a percentage (use 0 to 100)", n.Value)
+		}
+		return f, err
+	})
+}
+func (v *threads) UnmarshalYAML(n *yaml.Node) error {
+	return v.read(n, func(n *yaml.Node) (string, error) { return countOr(n, "auto") })
+}
+func (v *gomaxprocs) UnmarshalYAML(n *yaml.Node) error {
+	return v.read(n, func(n *yaml.Node) (string, error) { return countOr(n, "cores", "unset") })
+}
+func (v *cluster) UnmarshalYAML(n *yaml.Node) error {
+	return v.read(n, func(n *yaml.Node) (string, error) { return yamlfile.OneOf(n, "pm2", "none") })
+}
+func (v *runtimeName) UnmarshalYAML(n *yaml.Node) error {
+	return v.read(n, func(n *yaml.Node) (string, error) { return yamlfile.OneOf(n, allRuntimes()...) })
+}
+func (v *rate) UnmarshalYAML(n *yaml.Node) error      { return v.read(n, parseRate) }
+func (v *placement) UnmarshalYAML(n *yaml.Node) error { return v.read(n, parsePlacement) }
+func (v *probe) UnmarshalYAML(n *yaml.Node) error     { return v.read(n, parseProbe) }
+
+// Runtimes are the runtimes a server may run on, by the language of its
+// implementation (servers/implementations.yaml); "" in Run.Runtime is the
+// implementation's default.
+var Runtimes = map[string][]string{
+	"node": {"node@20", "node@22", "node@24", "node@26", "bun", "deno"},
+	"go":   {"go@1.22", "go@1.24", "go@1.26"},
+}
+
+func allRuntimes() []string {
+	return append(append([]string(nil), Runtimes["node"]...), Runtimes["go"]...)
+}
+
+func parseDuration(n *yaml.Node) (time.Duration, error) {
+	v, err := yamlfile.Scalar(n, "")
+	if err != nil {
+		return 0, err
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 {
+		return 0, yamlfile.Errorf(n, "", "%q is not a duration (use 20s, 500ms or 2m)", v)
+	}
+	return d, nil
+}
+
+func parseFlag(n *yaml.Node) (bool, error) {
+	v, err := yamlfile.Scalar(n, "")
+	switch {
+	case err != nil:
+		return false, err
+	case v == "true" || v == "yes" || v == "on":
+		return true, nil
+	case v == "false" || v == "no" || v == "off":
+		return false, nil
+	}
+	return false, yamlfile.Errorf(n, "", "%q is not true or false", v)
+}
+
+// countOr accepts a positive whole number or one of the words.
+func countOr(n *yaml.Node, words ...string) (string, error) {
+	v, err := yamlfile.Scalar(n, "")
+	if err != nil || contains(words, v) {
+		return v, err
+	}
+	if i, err := strconv.Atoi(v); err == nil && i > 0 {
+		return v, nil
+	}
+	return "", yamlfile.Errorf(n, "", "%q is not a positive whole number or %s", v, strings.Join(words, " or "))
 }
 
 // rateValue is an open-loop rate: an absolute figure or a fraction of a
@@ -42,237 +262,12 @@ type rateValue struct {
 	Frac float64
 }
 
-// placementValue is where server and generator run.
-type placementValue struct {
-	Shared         bool
-	Server, Client string
-}
-
-type probeValue struct {
-	Path  string
-	Every time.Duration
-}
-
-// bodyValue is a request body: a literal, a file, or a generated filter array.
-type bodyValue struct {
-	Literal  []byte
-	File     string // relative to the suite file
-	Generate string // "filter"
-	Size     int64
-	Seed     int64
-	Node     *yaml.Node // for errors found when the file is read
-}
-
-type targetValue struct {
-	Name    string
-	Method  string
-	Path    string
-	Headers []string
-	Body    *bodyValue
-	Weight  float64
-}
-
-// settingKeys are the keys a settings block may hold; axisKeys those that can
-// also vary in a matrix or be matched by a cell.
-var (
-	settingKeys = []string{
-		"engine", "connections", "max_connections", "duration", "warmup", "requests", "trials",
-		"timeout", "keepalive", "rate", "rate_of", "placement", "quota", "threads", "gomaxprocs",
-		"cluster", "delay", "work", "work_share", "expect", "expect_json", "probe", "body_size",
-		"method", "path", "headers", "body", "request", "mix", "runtime",
-	}
-	axisKeys = []string{
-		"engine", "connections", "duration", "requests", "keepalive", "rate", "placement", "quota",
-		"runtime", "threads", "gomaxprocs", "cluster", "delay", "work", "work_share", "path", "body_size",
-	}
-)
-
-// parseSettings reads a settings block. skip lists keys of the enclosing
-// mapping that are not settings (an experiment's name, impls, ...).
-func (p *parser) parseSettings(n *yaml.Node, field string, skip []string) (settings, error) {
-	known := append(append([]string(nil), settingKeys...), skip...)
-	ps, err := p.pairs(n, field, known)
-	if err != nil {
-		return nil, err
-	}
-	out := settings{}
-	for _, kv := range ps {
-		if contains(skip, kv.Key) {
-			continue
-		}
-		if kv.Key == "request" {
-			req, err := p.parseSettings(kv.Value, "request", nil)
-			if err != nil {
-				return nil, err
-			}
-			for k, v := range req {
-				if !contains([]string{"method", "path", "headers", "body"}, k) {
-					return nil, p.errorf(v.Node, k, "not part of a request (use method, path, headers, body)")
-				}
-				out[k] = v
-			}
-			continue
-		}
-		v, err := p.parseSetting(kv.Key, kv.Value)
-		if err != nil {
-			return nil, err
-		}
-		out[kv.Key] = v
-	}
-	return out, nil
-}
-
-// parseSetting parses the value of one key.
-func (p *parser) parseSetting(key string, n *yaml.Node) (setting, error) {
-	s := setting{Node: n}
-	if n.Kind == yaml.ScalarNode {
-		s.Text = n.Value
-	}
-	var err error
-	switch key {
-	case "engine":
-		s.V, err = p.enum(n, key, "restbench", "wrk", "ab")
-	case "connections", "max_connections", "trials":
-		s.V, err = p.intIn(n, key, 1, 1_000_000)
-	case "requests":
-		var v int
-		v, err = p.intIn(n, key, 0, 1<<40)
-		s.V = int64(v)
-	case "expect":
-		s.V, err = p.intIn(n, key, 100, 599)
-	case "delay", "work":
-		s.V, err = p.intIn(n, key, 0, 10000) // the contract's bounds for /time
-	case "duration", "warmup", "timeout":
-		s.V, err = p.duration(n, key)
-	case "keepalive", "expect_json":
-		s.V, err = p.boolean(n, key)
-	case "rate":
-		s.V, err = p.rate(n)
-	case "rate_of", "runtime":
-		s.V, err = p.nonEmpty(n, key)
-	case "placement":
-		s.V, err = p.placement(n)
-	case "quota":
-		s.V, err = p.positiveFloat(n, key)
-	case "work_share":
-		var f float64
-		f, err = p.float(n, key)
-		if err == nil && (f < 0 || f > 100) {
-			err = p.errorf(n, key, "%s is not a percentage (use 0 to 100)", n.Value)
-		}
-		s.V = f
-	case "threads":
-		s.V, err = p.countOr(n, key, "auto")
-	case "gomaxprocs":
-		s.V, err = p.countOr(n, key, "cores", "unset")
-	case "cluster":
-		s.V, err = p.enum(n, key, "pm2", "none")
-	case "probe":
-		s.V, err = p.probe(n)
-	case "body_size":
-		s.V, err = p.size(n, key)
-	case "method":
-		s.V, err = p.enum(n, key, "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
-	case "path":
-		s.V, err = p.path(n, key)
-	case "headers":
-		s.V, err = p.headers(n)
-	case "body":
-		s.V, err = p.body(n)
-	case "mix":
-		s.V, err = p.mix(n)
-	default:
-		err = p.errorf(n, key, "unknown setting (known: %s)", strings.Join(sorted(settingKeys), ", "))
-	}
-	return s, err
-}
-
-func (p *parser) enum(n *yaml.Node, key string, allowed ...string) (string, error) {
-	v, err := p.scalar(n, key)
-	if err != nil {
-		return "", err
-	}
-	if !contains(allowed, v) {
-		return "", p.errorf(n, key, "%q is not one of %s", v, strings.Join(allowed, ", "))
-	}
-	return v, nil
-}
-
-func (p *parser) nonEmpty(n *yaml.Node, key string) (string, error) {
-	v, err := p.scalar(n, key)
-	if err == nil && strings.TrimSpace(v) == "" {
-		err = p.errorf(n, key, "is empty")
-	}
-	return v, err
-}
-
-func (p *parser) intIn(n *yaml.Node, key string, lo, hi int) (int, error) {
-	v, err := p.scalar(n, key)
-	if err != nil {
-		return 0, err
-	}
-	i, err := strconv.Atoi(strings.ReplaceAll(v, "_", ""))
-	if err != nil {
-		return 0, p.errorf(n, key, "%q is not a whole number", v)
-	}
-	if i < lo || i > hi {
-		return 0, p.errorf(n, key, "%d is out of range (use %d to %d)", i, lo, hi)
-	}
-	return i, nil
-}
-
-func (p *parser) float(n *yaml.Node, key string) (float64, error) {
-	v, err := p.scalar(n, key)
-	if err != nil {
-		return 0, err
-	}
-	f, err := strconv.ParseFloat(v, 64)
-	if err != nil {
-		return 0, p.errorf(n, key, "%q is not a number", v)
-	}
-	return f, nil
-}
-
-func (p *parser) positiveFloat(n *yaml.Node, key string) (float64, error) {
-	f, err := p.float(n, key)
-	if err == nil && f <= 0 {
-		err = p.errorf(n, key, "%s must be more than 0", n.Value)
-	}
-	return f, err
-}
-
-func (p *parser) boolean(n *yaml.Node, key string) (bool, error) {
-	v, err := p.scalar(n, key)
-	if err != nil {
-		return false, err
-	}
-	switch v {
-	case "true", "yes", "on":
-		return true, nil
-	case "false", "no", "off":
-		return false, nil
-	}
-	return false, p.errorf(n, key, "%q is not true or false", v)
-}
-
-func (p *parser) duration(n *yaml.Node, key string) (time.Duration, error) {
-	v, err := p.scalar(n, key)
-	if err != nil {
-		return 0, err
-	}
-	d, err := time.ParseDuration(v)
-	if err != nil || d < 0 {
-		return 0, p.errorf(n, key, "%q is not a duration (use 20s, 500ms or 2m)", v)
-	}
-	return d, nil
-}
-
-func (p *parser) rate(n *yaml.Node) (rateValue, error) {
-	v, err := p.scalar(n, "rate")
+func parseRate(n *yaml.Node) (rateValue, error) {
+	v, err := yamlfile.Scalar(n, "")
 	if err != nil {
 		return rateValue{}, err
 	}
-	bad := p.errorf(n, "rate", "%q is not a number (use 10000 or 0.75x)", v)
+	bad := yamlfile.Errorf(n, "", "%q is not a number (use 10000 or 0.75x)", v)
 	if f, ok := strings.CutSuffix(v, "x"); ok {
 		x, err := strconv.ParseFloat(f, 64)
 		if err != nil || x <= 0 {
@@ -287,53 +282,38 @@ func (p *parser) rate(n *yaml.Node) (rateValue, error) {
 	return rateValue{Abs: x}, nil
 }
 
-// countOr accepts a positive whole number or one of the words.
-func (p *parser) countOr(n *yaml.Node, key string, words ...string) (string, error) {
-	v, err := p.scalar(n, key)
-	if err != nil {
-		return "", err
-	}
-	if contains(words, v) {
-		return v, nil
-	}
-	if i, err := strconv.Atoi(v); err == nil && i > 0 {
-		return v, nil
-	}
-	return "", p.errorf(n, key, "%q is not a positive whole number or %s", v, strings.Join(words, " or "))
+// placementValue is where server and generator run.
+type placementValue struct {
+	Shared         bool   // no pinning: both on every CPU
+	Hosts          bool   // on separate hosts (scale-out)
+	Server, Client string // explicit taskset -c lists
 }
 
-func (p *parser) placement(n *yaml.Node) (placementValue, error) {
+func parsePlacement(n *yaml.Node) (placementValue, error) {
 	if n.Kind == yaml.ScalarNode {
-		v, err := p.enum(n, "placement", "pinned", "shared")
-		return placementValue{Shared: v == "shared"}, err
+		v, err := yamlfile.OneOf(n, "pinned", "shared", "hosts")
+		return placementValue{Shared: v == "shared", Hosts: v == "hosts"}, err
 	}
-	ps, err := p.pairs(n, "placement", []string{"server", "client"})
-	if err != nil {
+	var lists struct {
+		Server cpuList `yaml:"server"`
+		Client cpuList `yaml:"client"`
+	}
+	if err := yamlfile.DecodeFields(n, "placement", &lists); err != nil {
 		return placementValue{}, err
 	}
-	var pv placementValue
-	for _, kv := range ps {
-		v, err := p.cpuList(kv.Value, kv.Key)
-		if err != nil {
-			return pv, err
-		}
-		if kv.Key == "server" {
-			pv.Server = v
-		} else {
-			pv.Client = v
-		}
+	if lists.Server == "" || lists.Client == "" {
+		return placementValue{}, yamlfile.Errorf(n, "placement", "give both server and client CPU lists, e.g. {server: \"0\", client: \"1\"}")
 	}
-	if pv.Server == "" || pv.Client == "" {
-		return pv, p.errorf(n, "placement", "give both server and client CPU lists, e.g. {server: \"0\", client: \"1\"}")
-	}
-	return pv, nil
+	return placementValue{Server: string(lists.Server), Client: string(lists.Client)}, nil
 }
 
-// cpuList checks the "0,2-3" syntax of taskset -c.
-func (p *parser) cpuList(n *yaml.Node, key string) (string, error) {
-	v, err := p.scalar(n, key)
+// cpuList is a CPU list in taskset -c syntax: 0, 0-1, 0,2.
+type cpuList string
+
+func (c *cpuList) UnmarshalYAML(n *yaml.Node) error {
+	v, err := yamlfile.Scalar(n, "")
 	if err != nil {
-		return "", err
+		return err
 	}
 	for _, part := range strings.Split(v, ",") {
 		lo, hi, isRange := strings.Cut(part, "-")
@@ -343,35 +323,42 @@ func (p *parser) cpuList(n *yaml.Node, key string) (string, error) {
 			b, err2 = strconv.Atoi(hi)
 		}
 		if err1 != nil || err2 != nil || a < 0 || b < a {
-			return "", p.errorf(n, key, "%q is not a CPU list (use 0, 0-1 or 0,2)", v)
+			return yamlfile.Errorf(n, "", "%q is not a CPU list (use 0, 0-1 or 0,2)", v)
 		}
 	}
-	return v, nil
+	*c = cpuList(v)
+	return nil
 }
 
-func (p *parser) probe(n *yaml.Node) (probeValue, error) {
-	v, err := p.scalar(n, "probe")
+type probeValue struct {
+	Path  string
+	Every time.Duration
+}
+
+func parseProbe(n *yaml.Node) (probeValue, error) {
+	v, err := yamlfile.Scalar(n, "")
 	if err != nil {
 		return probeValue{}, err
 	}
 	path, every, ok := strings.Cut(v, "@")
 	d, derr := time.ParseDuration(every)
 	if !ok || !strings.HasPrefix(path, "/") || derr != nil || d <= 0 {
-		return probeValue{}, p.errorf(n, "probe", "%q is not PATH@INTERVAL (use /status@5s)", v)
+		return probeValue{}, yamlfile.Errorf(n, "", "%q is not PATH@INTERVAL (use /status@5s)", v)
 	}
 	return probeValue{Path: path, Every: d}, nil
 }
 
-// size reads a positive byte count in gen.ParseSize's units: 5104, 256KB,
-// 5MB (decimal, as the published texts write them) or 1MiB.
-func (p *parser) size(n *yaml.Node, key string) (int64, error) {
-	v, err := p.scalar(n, key)
-	if err != nil {
-		return 0, err
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
 	}
-	b, err := gen.ParseSize(v)
-	if err != nil || b <= 0 {
-		return 0, p.errorf(n, key, "%q is not a size (use 5104, 256KB or 5MB)", v)
-	}
-	return b, nil
+	return false
+}
+
+func sorted(list []string) []string {
+	out := append([]string(nil), list...)
+	sort.Strings(out)
+	return out
 }

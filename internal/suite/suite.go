@@ -1,14 +1,16 @@
 package suite
 
 import (
+	"errors"
 	"fmt"
-	"os"
+	"io/fs"
 	"path/filepath"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
-
+	"restbench/internal/load"
+	"restbench/internal/request"
 	"restbench/internal/result"
+	"restbench/internal/yamlfile"
 )
 
 // Scales are the run lengths a suite can be loaded at: quick (seconds per
@@ -31,12 +33,10 @@ type Suite struct {
 type Options struct {
 	Scale string   // quick, standard or full; "" is standard
 	Impls []string // known implementation ids; empty skips the check
-	// Fits, when set, checks a runtime: an error for one that is not pinned,
-	// false for one that cannot run the implementation. A matrix cell whose
-	// runtime cannot run its implementation (go@1.22 with node-http) is left
-	// out, so one runtime axis can list the Node and the Go runtimes of an
-	// experiment with both.
-	Fits func(impl, runtime string) (bool, error)
+	// Languages gives each implementation's language (go, node), to check
+	// runtime: against it and to leave a runtime axis's other-language
+	// values out of an implementation's runs; nil checks nothing.
+	Languages map[string]string
 }
 
 // Load reads the suite file at path and expands it at opt.Scale. Every
@@ -51,21 +51,24 @@ func Load(path string, opt Options) (*Suite, error) {
 	if !contains(Scales, scale) {
 		return nil, fmt.Errorf("unknown scale %q (use %s)", scale, strings.Join(Scales, ", "))
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("read suite: %w", err)
+	s, err := readSuite(path, scale, opt)
+	return s, yamlfile.InFile(err, path)
+}
+
+// readSuite decodes the file, checks it against the manifest and expands it.
+func readSuite(path, scale string, opt Options) (*Suite, error) {
+	var f file
+	if err := yamlfile.Read(path, &f); err != nil {
+		if errors.Is(err, yamlfile.ErrEmpty) {
+			return nil, fmt.Errorf("%w (see docs/suites.md for an example)", err)
+		}
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return nil, fmt.Errorf("read suite: %w", err)
+		}
+		return nil, err
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		// yaml's own messages carry "line N"; put the file in front.
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
-		return nil, fmt.Errorf("%s: the file is empty (see docs/suites.md for an example)", path)
-	}
-	p := &parser{file: path, impls: opt.Impls, fits: opt.Fits}
-	f, err := p.parseFile(doc.Content[0])
-	if err != nil {
+	if err := f.check(opt.Impls, opt.Languages); err != nil {
 		return nil, err
 	}
 	var chosen []Run
@@ -74,7 +77,7 @@ func Load(path string, opt Options) (*Suite, error) {
 	// full first: its errors (cells that select nothing, conclusions on
 	// missing runs) are about the file itself, not about a scale.
 	for _, sc := range []string{"full", "standard", "quick"} {
-		runs, pd, inf, err := f.expand(p, sc)
+		runs, pd, inf, err := f.expand(sc, opt.Languages)
 		if err != nil {
 			return nil, err
 		}
@@ -82,187 +85,76 @@ func Load(path string, opt Options) (*Suite, error) {
 			chosen, pends, info = runs, pd, inf
 		}
 	}
-	bodies := &bodyCache{dir: filepath.Dir(path), p: p, cache: map[string][]byte{}}
+	bodies := request.NewBodies(filepath.Dir(path))
 	for i := range chosen {
-		if err := bodies.resolve(&chosen[i], pends[i]); err != nil {
+		if err := resolveBodies(&chosen[i], pends[i], bodies); err != nil {
 			return nil, err
 		}
 	}
-	s := &Suite{Name: f.Name, Title: f.Title, Source: f.source(), File: path, Scale: scale, Runs: chosen}
+	s := &Suite{Name: f.Name.V, Title: f.Title.V, Source: f.source(), File: path, Scale: scale, Runs: chosen}
 	info.Name, info.Title, info.Source, info.File, info.Scale = s.Name, s.Title, s.Source, s.File, s.Scale
 	s.Info = info
 	return s, nil
 }
 
-// file is a parsed suite file, before expansion.
-type file struct {
-	Name, Title, Description string
-	WriteUp, URL             string
-	Defaults                 settings
-	Scales                   map[string]scaleBlock
-	Experiments              []*experiment
-}
-
-// scaleBlock overrides settings (and, in an experiment, matrix axes) at one scale.
-type scaleBlock struct {
-	Set    settings
-	Matrix []axis
-}
-
-// axis is one parameter of an experiment's matrix and the values it takes.
-type axis struct {
-	Key    string
-	Node   *yaml.Node
-	Values []setting
-}
-
-func (f *file) source() string {
-	if f.URL == "" {
-		return f.WriteUp
-	}
-	return f.WriteUp + " (" + f.URL + ")"
-}
-
-func (p *parser) parseFile(n *yaml.Node) (*file, error) {
-	ps, err := p.pairs(n, "suite", []string{"name", "title", "description", "source", "defaults", "scales", "experiments"})
-	if err != nil {
-		return nil, err
-	}
-	f := &file{Defaults: settings{}}
-	for _, kv := range ps {
-		switch kv.Key {
-		case "name":
-			f.Name, err = p.nonEmpty(kv.Value, "name")
-		case "title":
-			f.Title, err = p.scalar(kv.Value, "title")
-		case "description":
-			f.Description, err = p.scalar(kv.Value, "description")
-		case "source":
-			err = p.parseSource(kv.Value, f)
-		case "defaults":
-			f.Defaults, err = p.parseSettings(kv.Value, "defaults", nil)
-		case "scales":
-			f.Scales, err = p.parseScales(kv.Value, false)
-		case "experiments":
-			f.Experiments, err = p.parseExperiments(kv.Value)
+// check refuses an implementation id the manifest does not know (known
+// empty: not checked), cells that could select nothing, and a runtime axis
+// value that no implementation of the experiment runs on (langs nil: not
+// checked).
+func (f *file) check(known []string, langs map[string]string) error {
+	for _, e := range f.Experiments.Items {
+		for _, id := range e.Impls.IDs {
+			if len(known) > 0 && !contains(known, id.V) {
+				return yamlfile.Errorf(id.Node, "impls", "unknown implementation %q (known: %s)", id.V, strings.Join(sorted(known), ", "))
+			}
 		}
-		if err != nil {
-			return nil, err
+		if err := e.checkCells(); err != nil {
+			return err
+		}
+		if err := e.checkRuntimes(langs); err != nil {
+			return err
 		}
 	}
-	switch {
-	case f.Name == "":
-		return nil, p.errorf(n, "name", "missing (the suite's name, e.g. heysphere)")
-	case f.WriteUp == "":
-		return nil, p.errorf(n, "source", "missing (the published write-up this suite reproduces)")
-	case len(f.Experiments) == 0:
-		return nil, p.errorf(n, "experiments", "missing (a suite needs at least one experiment)")
-	}
-	return f, nil
+	return nil
 }
 
-func (p *parser) parseSource(n *yaml.Node, f *file) error {
-	ps, err := p.pairs(n, "source", []string{"write_up", "url"})
+// checkRuntimes makes sure every value of a runtime axis runs at least one
+// of the experiment's implementations: the others leave it out of their
+// runs, so a value that fits none would silently measure nothing.
+func (e *experiment) checkRuntimes(langs map[string]string) error {
+	ax := e.axis("runtime")
+	if ax == nil || langs == nil {
+		return nil
+	}
+	for _, v := range ax.Values {
+		fits := false
+		for _, id := range e.Impls.ids() {
+			ok, known := fitsLanguage(v.Text, langs[id])
+			fits = fits || ok || !known
+		}
+		if !fits {
+			return yamlfile.Errorf(v.Set.Runtime.Node, "runtime", "%s runs none of this experiment's implementations (%s)", v.Text, strings.Join(e.Impls.ids(), ", "))
+		}
+	}
+	return nil
+}
+
+// resolveBodies fills in the bytes of a run's body and its mix, which
+// expansion leaves for the chosen scale only (a 5 MB body is not generated
+// for a scale that is not run).
+func resolveBodies(r *Run, pd pending, bodies *request.Bodies) error {
+	data, err := bodies.Get(pd.body)
 	if err != nil {
 		return err
 	}
-	for _, kv := range ps {
-		var v string
-		if v, err = p.nonEmpty(kv.Value, kv.Key); err != nil {
-			return err
-		}
-		if kv.Key == "write_up" {
-			f.WriteUp = v
-		} else {
-			f.URL = v
-		}
+	r.Load.Body = data
+	if pd.mix != nil {
+		r.Load.Mix, err = load.MixTargets(*pd.mix, bodies)
+		return err
 	}
-	if f.WriteUp == "" {
-		return p.errorf(n, "source", "write_up: missing (e.g. seeds/4-heysphere-node-vs-go.md)")
+	// A work_share mix repeats the run's request; its targets carry the body too.
+	for i := range r.Load.Mix {
+		r.Load.Mix[i].Body = data
 	}
 	return nil
-}
-
-// parseScales reads {quick: {...}, standard: {...}, full: {...}}. Only an
-// experiment's scales may replace matrix axes.
-func (p *parser) parseScales(n *yaml.Node, matrix bool) (map[string]scaleBlock, error) {
-	ps, err := p.pairs(n, "scales", Scales)
-	if err != nil {
-		return nil, err
-	}
-	out := map[string]scaleBlock{}
-	for _, kv := range ps {
-		var skip []string
-		if matrix {
-			skip = []string{"matrix"}
-		}
-		set, err := p.parseSettings(kv.Value, kv.Key, skip)
-		if err != nil {
-			return nil, err
-		}
-		b := scaleBlock{Set: set}
-		if matrix {
-			if m := lookup(kv.Value, "matrix"); m != nil {
-				if b.Matrix, err = p.parseMatrix(m); err != nil {
-					return nil, err
-				}
-			}
-		}
-		out[kv.Key] = b
-	}
-	return out, nil
-}
-
-// lookup returns the value of key in a mapping node, or nil.
-func lookup(n *yaml.Node, key string) *yaml.Node {
-	if n.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			return n.Content[i+1]
-		}
-	}
-	return nil
-}
-
-func (p *parser) parseMatrix(n *yaml.Node) ([]axis, error) {
-	ps, err := p.pairs(n, "matrix", nil)
-	if err != nil {
-		return nil, err
-	}
-	var out []axis
-	for _, kv := range ps {
-		if kv.Key == "impl" || kv.Key == "impls" {
-			return nil, p.errorf(kv.KeyN, kv.Key, "implementations are listed in the experiment's impls:, not in the matrix")
-		}
-		if !contains(axisKeys, kv.Key) {
-			return nil, p.errorf(kv.KeyN, kv.Key, "cannot vary in a matrix (matrix parameters: %s)", strings.Join(sorted(axisKeys), ", "))
-		}
-		items, err := p.seq(kv.Value, kv.Key)
-		if err != nil {
-			return nil, err
-		}
-		if len(items) == 0 {
-			return nil, p.errorf(kv.Value, kv.Key, "the list of values is empty")
-		}
-		ax := axis{Key: kv.Key, Node: kv.KeyN}
-		seen := map[string]bool{}
-		for _, it := range items {
-			v, err := p.parseSetting(kv.Key, it)
-			if err != nil {
-				return nil, err
-			}
-			if v.Text == "" {
-				return nil, p.errorf(it, kv.Key, "matrix values must be single values")
-			}
-			if seen[v.Text] {
-				return nil, p.errorf(it, kv.Key, "%s is listed twice", v.Text)
-			}
-			seen[v.Text] = true
-			ax.Values = append(ax.Values, v)
-		}
-		out = append(out, ax)
-	}
-	return out, nil
 }

@@ -3,6 +3,7 @@ package suite
 import (
 	"os"
 	"path/filepath"
+	"restbench/internal/request"
 	"runtime"
 	"strconv"
 	"strings"
@@ -10,7 +11,6 @@ import (
 	"time"
 
 	"restbench/internal/impl"
-	"restbench/internal/runtimes"
 )
 
 // TestRealSuites loads the five suite files at every scale, against the real
@@ -126,7 +126,7 @@ func TestRealSuites(t *testing.T) {
 		for _, scale := range Scales {
 			t.Run(c.file+"/"+scale, func(t *testing.T) {
 				path := filepath.Join("../../suites", c.file+".yaml")
-				s, err := Load(path, Options{Scale: scale, Impls: m.IDs()})
+				s, err := Load(path, Options{Scale: scale, Impls: m.IDs(), Languages: m.Languages()})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -164,7 +164,7 @@ func checkCommon(t *testing.T, s *Suite, maxDuration float64) {
 		if r.Trials < 1 || r.Load.Connections < 1 || !strings.HasPrefix(r.Load.URL, "/") {
 			t.Errorf("run %q: trials %d connections %d url %q", r.ID, r.Trials, r.Load.Connections, r.Load.URL)
 		}
-		if r.Load.Body != nil && !hasHeader(r.Load.Headers, "Content-Type") {
+		if r.Load.Body != nil && !request.HasHeader(r.Load.Headers, "Content-Type") {
 			t.Errorf("run %q: a body without Content-Type", r.ID)
 		}
 		longest = max(longest, r.Load.Duration.Seconds())
@@ -208,32 +208,10 @@ func run(t *testing.T, s *Suite, id string) Run {
 	return Run{}
 }
 
-// realFits is the CLI's runtime check: the repository's lock file and
-// manifest.
-func realFits(t *testing.T) func(id, rt string) (bool, error) {
-	t.Helper()
-	m, err := impl.Load("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lock, err := runtimes.Load("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return func(id, rt string) (bool, error) {
-		r, err := lock.Get(rt)
-		if err != nil {
-			return false, err
-		}
-		im, err := m.Get(id)
-		return err == nil && im.Language == r.Language, err
-	}
-}
-
 // TestRuntimesSuite: every case runs on every runtime of its language, and
 // the Go server a toolchain cannot build is there (reported not supported).
 func TestRuntimesSuite(t *testing.T) {
-	s, err := Load("../../suites/runtimes.yaml", Options{Scale: "standard", Fits: realFits(t)})
+	s, err := Load("../../suites/runtimes.yaml", Options{Scale: "standard", Languages: languages(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,14 +235,14 @@ func TestTimeBudget(t *testing.T) {
 	if err != nil || len(files) != 6 {
 		t.Fatalf("suite files = %v (%v), want 6", files, err)
 	}
-	fits := realFits(t)
+	langs := languages(t)
 	for _, c := range []struct {
 		scale string
 		limit time.Duration
 	}{{"quick", 3 * time.Minute}, {"standard", 20 * time.Minute}} {
 		var total time.Duration
 		for _, f := range files {
-			s, err := Load(f, Options{Scale: c.scale, Fits: fits})
+			s, err := Load(f, Options{Scale: c.scale, Languages: langs})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -277,4 +255,15 @@ func TestTimeBudget(t *testing.T) {
 			t.Errorf("%s scale takes up to %v, over its %v budget", c.scale, total, c.limit)
 		}
 	}
+}
+
+// languages is the real manifest's language per implementation, which the
+// runtime key is checked against.
+func languages(t *testing.T) map[string]string {
+	t.Helper()
+	m, err := impl.Load("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m.Languages()
 }

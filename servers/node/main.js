@@ -8,6 +8,7 @@
 import cluster from 'node:cluster';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -37,12 +38,13 @@ if (cluster.isWorker) {
   // too): it serves, and its supervisor prints the readiness line.
   await serve();
 } else if (config.cluster === 'pm2') {
-  runPM2();
+  await runPM2();
 } else if (config.threads > 1) {
   runCluster();
 } else {
-  await serve();
-  console.log(readyLine(app, config));
+  const server = await serve();
+  // With PORT=0 the kernel picked the port: report the real one.
+  console.log(readyLine(app, { ...config, port: server.address().port }));
 }
 
 // serve listens with the app. SIGTERM keeps Node's default action, which
@@ -50,7 +52,7 @@ if (cluster.isWorker) {
 async function serve() {
   const { listen } = await import(`./apps/${app}.js`);
   try {
-    await listen(config.host, config.port);
+    return await listen(config.host, config.port);
   } catch (err) {
     console.error(`node-${app}: listen on ${config.host}:${config.port}: ${err.message}; pick another PORT or HOST`);
     process.exit(1);
@@ -67,8 +69,10 @@ function runCluster() {
     setTimeout(() => process.exit(code), 2000).unref();
     cluster.on('exit', () => Object.keys(cluster.workers).length === 0 && process.exit(code));
   };
-  cluster.on('listening', () => {
-    if (++listening === config.threads) console.log(readyLine(app, config));
+  // Workers that listen on PORT=0 share one port the primary picked; the
+  // line reports it.
+  cluster.on('listening', (worker, address) => {
+    if (++listening === config.threads) console.log(readyLine(app, { ...config, port: address.port }));
   });
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) return;
@@ -83,7 +87,12 @@ function runCluster() {
 // runPM2 runs pm2-runtime from node_modules in the foreground, with its home
 // (logs, sockets) in a temporary folder that is removed when it exits, so
 // nothing is left behind. pm2-runtime keeps PM2's daemon in its own process.
-function runPM2() {
+async function runPM2() {
+  // PM2 tells its launcher nothing about its workers' sockets, so with
+  // PORT=0 the launcher picks the port itself: the one place a free port is
+  // chosen ahead of the listen (a small window another process could take it
+  // in; the start then fails and says so).
+  if (config.port === 0) config.port = await freePort(config.host);
   const require = createRequire(import.meta.url);
   const bin = path.join(path.dirname(require.resolve('pm2/package.json')), 'bin', 'pm2-runtime');
   const home = mkdtempSync(path.join(os.tmpdir(), 'restbench-pm2-'));
@@ -91,7 +100,7 @@ function runPM2() {
   // PM2's workers get this process's V8 flags, as node:cluster workers do.
   if (process.execArgv.length > 0) args.push('--node-args', process.execArgv.join(' '));
   const child = spawn(process.execPath, args, {
-    env: { ...process.env, PM2_HOME: home, RESTBENCH_APP: app },
+    env: { ...process.env, PM2_HOME: home, RESTBENCH_APP: app, PORT: String(config.port) },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const cleanup = () => rmSync(home, { recursive: true, force: true });
@@ -104,4 +113,14 @@ function runPM2() {
     () => console.log(readyLine(app, config)),
     (err) => console.error(`node-${app}: ${err.message}`),
   );
+}
+
+function freePort(host) {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer().listen(0, host, () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
 }

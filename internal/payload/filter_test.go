@@ -1,4 +1,4 @@
-package gen
+package payload
 
 import (
 	"bytes"

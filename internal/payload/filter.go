@@ -1,7 +1,7 @@
-// Package gen generates request bodies: the /filter body of the server
+// Package payload generates request bodies: the /filter body of the server
 // contract (docs/contract.md), deterministic for a seed and streamed, so that
 // a 200 MB body can be produced on the fly into a request without holding it.
-package gen
+package payload
 
 import (
 	"bufio"

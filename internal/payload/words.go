@@ -1,4 +1,4 @@
-package gen
+package payload
 
 // The word lists of the /filter records. Names and languages mix many
 // cultures, with non-ASCII letters, so that a server's UTF-8 handling is part

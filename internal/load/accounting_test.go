@@ -1,0 +1,146 @@
+package load
+
+import (
+	"io"
+	"net"
+	"net/http"
+	"slices"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"restbench/internal/result"
+)
+
+// TestUnfinishedAtWindowEnd: one of four connections meets a request that
+// outlasts the window. It is unfinished, with its age as a lower bound, not
+// a timeout and not dropped, and so are the three short ones in flight on
+// the other connections at the close; the window closes at the deadline, without a
+// drain; that connection is stalled; and Little's law still holds, because
+// the censored age counts in the mean.
+func TestUnfinishedAtWindowEnd(t *testing.T) {
+	var first atomic.Bool
+	release := make(chan struct{})
+	defer close(release)
+	s := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		if first.CompareAndSwap(false, true) {
+			<-release
+		}
+		time.Sleep(time.Millisecond)
+		io.WriteString(w, "hello")
+	})
+	start := time.Now()
+	res := run(t, Config{URL: s.URL + "/", Connections: 4, Duration: time.Second, KeepAlive: true})
+	if took := time.Since(start); took > 1500*time.Millisecond {
+		t.Errorf("a 1 s window took %v: the deadline closes it, nothing drains", took)
+	}
+	if res.Unfinished != 4 || res.Errors.Timeout != 0 || res.Censored == nil || res.Censored.Max < 950 || res.Censored.P50 > 100 {
+		t.Fatalf("unfinished %d, timeouts %d, censored %+v: want 4 unfinished, one of age >= 1 s, and no timeout", res.Unfinished, res.Errors.Timeout, res.Censored)
+	}
+	p := res.PerConnection
+	if p == nil || p.Stalled != 1 || p.Min != 0 || p.Max == 0 || !slices.Contains(res.Flags, result.FlagStalledConnections) {
+		t.Errorf("per connection %+v, flags %v: want 1 stalled connection, flagged", p, res.Flags)
+	}
+	if l := res.Little; l == nil || l.Ratio < 0.9 || l.Ratio > 1.1 {
+		t.Errorf("Little %+v: 3 busy connections and 1 stuck for the whole window are 4 in flight", l)
+	}
+}
+
+// TestWarmupCarryOver: a request sent during the warm-up that completes in
+// the window belongs to the window, with its full latency.
+func TestWarmupCarryOver(t *testing.T) {
+	var first atomic.Bool
+	s := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		if first.CompareAndSwap(false, true) {
+			time.Sleep(800 * time.Millisecond)
+		}
+		io.WriteString(w, "hello")
+	})
+	res := run(t, Config{URL: s.URL + "/", Connections: 1, Warmup: 300 * time.Millisecond, Duration: time.Second, KeepAlive: true})
+	if res.Warmup == nil || res.Warmup.Requests != 0 {
+		t.Errorf("warm-up %+v: its only request completed after the window opened", res.Warmup)
+	}
+	if res.Latency.Max < 800 || res.Requests < s.count("/")-1 {
+		t.Errorf("max %.0f ms, %d requests of %d the server saw: the 800 ms request must count in the window", res.Latency.Max, res.Requests, s.count("/"))
+	}
+}
+
+// TestStops: -n waits for every one of its requests, however slow (within
+// the timeout); -d closes the window at the deadline and leaves what is in
+// flight unfinished.
+func TestStops(t *testing.T) {
+	s := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(2500 * time.Millisecond)
+		io.WriteString(w, "hello")
+	})
+	res := run(t, Config{URL: s.URL + "/", Connections: 2, MaxRequests: 2, KeepAlive: true, Timeout: 10 * time.Second})
+	if res.Responses != 2 || res.Unfinished != 0 || res.Errors.Total() != 0 {
+		t.Errorf("-n 2: %d responses, %d unfinished, errors %+v; want both answered", res.Responses, res.Unfinished, res.Errors)
+	}
+	start := time.Now()
+	res = run(t, Config{URL: s.URL + "/", Connections: 2, Duration: 500 * time.Millisecond, KeepAlive: true, Timeout: 10 * time.Second})
+	if res.Unfinished != 2 || res.Responses != 0 || res.Errors.Total() != 0 || time.Since(start) > time.Second {
+		t.Errorf("-d 0.5s: %d unfinished, %d responses, errors %+v after %v; want 2 unfinished at the deadline",
+			res.Unfinished, res.Responses, res.Errors, time.Since(start))
+	}
+	if res.Censored == nil || res.Censored.Min < 490 {
+		t.Errorf("censored %+v: both were in flight for the whole 0.5 s", res.Censored)
+	}
+}
+
+// TestOpenLoopBehindSchedule: two connections to a 20 ms server carry at
+// most 100 req/s; 400 are asked for. The result says so: target, achieved,
+// missed, due = sent + missed, behind-schedule, and latency from the
+// intended send far above the service time. --max-connections 30 lets the
+// open loop open what the rate needs (8 busy at 20 ms) and keep it.
+func TestOpenLoopBehindSchedule(t *testing.T) {
+	s := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(20 * time.Millisecond)
+		io.WriteString(w, "hello")
+	})
+	res := run(t, Config{URL: s.URL + "/", Connections: 2, Rate: 400, Duration: time.Second, KeepAlive: true})
+	if res.TargetRPS != 400 || res.RPS > 150 || !slices.Contains(res.Flags, result.FlagBehindSchedule) {
+		t.Errorf("target %.0f achieved %.0f flags %v: want 400, about 100, behind-schedule", res.TargetRPS, res.RPS, res.Flags)
+	}
+	if res.Missed < 200 || res.Due < 380 || res.Due > 420 {
+		t.Errorf("due %d sent %d missed %d: want about 400 due and most of them missed", res.Due, res.Sent, res.Missed)
+	}
+	if res.Service == nil || res.Latency.Mean < 5*res.Service.Mean {
+		t.Errorf("latency mean %.1f ms, service %+v: queueing behind busy connections belongs in the latency", res.Latency.Mean, res.Service)
+	}
+
+	accepts := s.accepts.Load()
+	res = run(t, Config{URL: s.URL + "/", Connections: 2, MaxConnections: 30, Rate: 400, Duration: time.Second, KeepAlive: true})
+	if res.RPS < 0.9*400 || res.Missed > 20 || slices.Contains(res.Flags, result.FlagBehindSchedule) {
+		t.Errorf("with --max-connections 30: achieved %.0f, missed %d, flags %v; want the 400 req/s offered", res.RPS, res.Missed, res.Flags)
+	}
+	if opened := s.accepts.Load() - accepts; opened <= 2 || opened > 30 {
+		t.Errorf("server accepted %d connections: want more than 2, at most 30", opened)
+	}
+	if res.Settings.MaxConnections != 30 {
+		t.Errorf("settings.max_connections = %d, want 30", res.Settings.MaxConnections)
+	}
+}
+
+func TestMaxConnectionsErrors(t *testing.T) {
+	for _, cfg := range []Config{
+		{URL: "http://127.0.0.1:9/", Connections: 10, MaxConnections: 5, Rate: 100},
+		{URL: "http://127.0.0.1:9/", Connections: 10, MaxConnections: 20},
+	} {
+		if _, err := Run(t.Context(), cfg); err == nil {
+			t.Errorf("Run(%+v) accepted --max-connections %d", cfg, cfg.MaxConnections)
+		}
+	}
+}
+
+// TestLittleFlagsIdleConnections: connections that spend the window backing
+// off from refused connects are not in flight, and the check says so.
+func TestLittleFlagsIdleConnections(t *testing.T) {
+	closed, _ := net.Listen("tcp", "127.0.0.1:0")
+	url := "http://" + closed.Addr().String() + "/"
+	closed.Close()
+	res := run(t, Config{URL: url, Connections: 2, Duration: 300 * time.Millisecond, KeepAlive: true})
+	if res.Little == nil || res.Little.Ratio > 0.5 || !slices.Contains(res.Flags, result.FlagInconsistent) {
+		t.Errorf("Little %+v, flags %v: refused connects leave the connections idle; want a low ratio, flagged", res.Little, res.Flags)
+	}
+}

@@ -1,0 +1,180 @@
+package load
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// tcpServer accepts connections on a real socket and hands each to serve,
+// for responses no well-behaved HTTP server would write.
+func tcpServer(t *testing.T, serve func(c net.Conn, br *bufio.Reader)) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				serve(c, bufio.NewReader(c))
+			}()
+		}
+	}()
+	return "http://" + ln.Addr().String()
+}
+
+// readRequest reads one request and its Content-Length body; false at EOF.
+func readRequest(br *bufio.Reader) (*http.Request, bool) {
+	req, err := http.ReadRequest(br)
+	if err != nil {
+		return nil, false
+	}
+	io.Copy(io.Discard, req.Body)
+	return req, true
+}
+
+func TestInterimResponsesSkipped(t *testing.T) {
+	for _, interim := range []string{"100 Continue\r\n", "103 Early Hints\r\nLink: </a.css>; rel=preload\r\n"} {
+		url := tcpServer(t, func(c net.Conn, br *bufio.Reader) {
+			for {
+				if _, ok := readRequest(br); !ok {
+					return
+				}
+				// The interim and the final response in separate writes,
+				// so the final one may arrive in a later read.
+				io.WriteString(c, "HTTP/1.1 "+interim+"\r\n")
+				time.Sleep(time.Millisecond)
+				io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 11\r\n\r\n{\"ok\":true}")
+			}
+		})
+		res := run(t, Config{URL: url + "/", Connections: 2, MaxRequests: 50, KeepAlive: true, ExpectJSON: true})
+		if res.Responses != 50 || res.Errors.Total() != 0 || res.StatusCodes["200"] != 50 {
+			t.Errorf("interim %q: %d responses, errors %+v, codes %v; want 50 × 200 and no errors", interim, res.Responses, res.Errors, res.StatusCodes)
+		}
+	}
+}
+
+func TestBytesAfterResponseAreBodyError(t *testing.T) {
+	url := tcpServer(t, func(c net.Conn, br *bufio.Reader) {
+		for {
+			if _, ok := readRequest(br); !ok {
+				return
+			}
+			// Content-Length says 5, the server sends 10: one write, so
+			// the extra bytes arrive with the response.
+			io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhelloWORLD")
+		}
+	})
+	res := run(t, Config{URL: url + "/", Connections: 1, MaxRequests: 20, KeepAlive: true})
+	if res.Errors.Body != 20 || res.OKRPS != 0 {
+		t.Errorf("errors %+v, ok req/s %.0f: want 20 body errors and no ok throughput", res.Errors, res.OKRPS)
+	}
+}
+
+// TestCloseDelimitedBody: a body without length ends when the server
+// closes. Its last data and the close usually arrive in one wake-up of
+// edge-triggered epoll, which reports neither again: the response must
+// complete then, not at the timeout.
+func TestCloseDelimitedBody(t *testing.T) {
+	url := tcpServer(t, func(c net.Conn, br *bufio.Reader) {
+		if _, ok := readRequest(br); ok {
+			io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nstreamed until close")
+		}
+	})
+	start := time.Now()
+	res := run(t, Config{URL: url + "/", Connections: 2, MaxRequests: 40, KeepAlive: true, Timeout: 3 * time.Second})
+	if res.Responses != 40 || res.Errors.Total() != 0 || res.Latency.Max > 500 {
+		t.Errorf("%d responses, errors %+v, max %.0f ms in %v: want 40 prompt responses", res.Responses, res.Errors, res.Latency.Max, time.Since(start))
+	}
+}
+
+// TestStreamingUpload: a 64 MB POST to a server that streams its answer
+// while the upload still arrives, as /filter does. A writer that does not
+// read until it is done deadlocks: the server's writes fill the client's
+// receive buffer, the server stops reading, and the client's writes block.
+func TestStreamingUpload(t *testing.T) {
+	url := tcpServer(t, func(c net.Conn, br *bufio.Reader) {
+		for {
+			req, err := http.ReadRequest(br)
+			if err != nil {
+				return
+			}
+			bw := bufio.NewWriter(c)
+			io.WriteString(bw, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n")
+			buf := make([]byte, 32<<10)
+			for {
+				n, err := req.Body.Read(buf)
+				if n > 0 {
+					fmt.Fprintf(bw, "%x\r\n", n)
+					bw.Write(buf[:n])
+					io.WriteString(bw, "\r\n")
+					bw.Flush()
+				}
+				if err != nil {
+					break
+				}
+			}
+			io.WriteString(bw, "0\r\n\r\n")
+			bw.Flush()
+		}
+	})
+	body := bytes.Repeat([]byte("x"), 64<<20)
+	res := run(t, Config{URL: url + "/filter", Body: body, Connections: 1, MaxRequests: 2, KeepAlive: true, Timeout: 30 * time.Second})
+	if res.Responses != 2 || res.Errors.Total() != 0 || res.BytesRead < 2*64<<20 {
+		t.Errorf("%d responses, errors %+v, %d bytes read: want 2 responses echoing 64 MB each", res.Responses, res.Errors, res.BytesRead)
+	}
+}
+
+// TestRetryOnlyIdempotent: the server answers the first request on each
+// connection and closes the connection when the second arrives, without a
+// byte of answer: the stale keep-alive socket. A GET is sent again on a new
+// connection; a POST, which the server may have acted on, is an error.
+func TestRetryOnlyIdempotent(t *testing.T) {
+	var received atomic.Int64
+	url := tcpServer(t, func(c net.Conn, br *bufio.Reader) {
+		for i := 0; ; i++ {
+			if _, ok := readRequest(br); !ok || i == 1 {
+				return
+			}
+			received.Add(1)
+			io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+		}
+	})
+	for _, c := range []struct {
+		method     string
+		body       []byte
+		ok, errors int64
+	}{
+		{"GET", nil, 10, 0},
+		{"DELETE", nil, 10, 0},
+		{"POST", []byte("{}"), 5, 5}, // every second request meets a stale socket
+	} {
+		received.Store(0)
+		res := run(t, Config{URL: url + "/", Method: c.method, Body: c.body, Connections: 1, MaxRequests: 10, KeepAlive: true})
+		if res.Responses != c.ok || res.Errors.Read != c.errors || received.Load() != c.ok {
+			t.Errorf("%s: %d responses, %d read errors, server answered %d; want %d, %d, %d",
+				c.method, res.Responses, res.Errors.Read, received.Load(), c.ok, c.errors, c.ok)
+		}
+	}
+}
+
+func TestIdempotent(t *testing.T) {
+	for method, want := range map[string]bool{"GET": true, "HEAD": true, "PUT": true, "DELETE": true, "OPTIONS": true, "POST": false, "PATCH": false} {
+		if got := idempotent([]byte(method + " / HTTP/1.1\r\n")); got != want {
+			t.Errorf("idempotent(%s) = %v, want %v", method, got, want)
+		}
+	}
+}

@@ -1,0 +1,151 @@
+package report
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"restbench/internal/result"
+)
+
+// The load accounting table says how far each run's figures can be
+// trusted: throughput that passed validation beside all of it, the open
+// loop's target against what it achieved and what it never sent, service
+// time beside the latency from the intended send, the requests still in
+// flight at the close, how evenly the connections were served, and the
+// closed loop's Little's-law check. Only the built-in generator records
+// these; for wrk, ab and older results the table is left out.
+
+var accountingHeader = []string{"run", "ok req/s", "all req/s", "target req/s", "achieved/target", "missed",
+	"mean ms", "service mean ms", "service p99 ms", "unfinished", "oldest unfinished ms",
+	"per connection min / median / max", "stalled", "in flight (Little) / connections", "load flags"}
+
+// accountingRows returns the table's rows, or nil when no trial of the
+// experiment carries the figures.
+func accountingRows(e *ExperimentReport) [][]string {
+	any := false
+	var rows [][]string
+	for _, r := range e.Runs {
+		if !hasAccounting(r) {
+			rows = append(rows, nil)
+			continue
+		}
+		any = true
+		get := func(f func(l *result.Load) (float64, bool)) Spread {
+			var vs []float64
+			for _, m := range r.OK {
+				if v, ok := f(m.trial.Load); ok {
+					vs = append(vs, v)
+				}
+			}
+			return spreadOf(vs)
+		}
+		open := func(f func(l *result.Load) float64) func(*result.Load) (float64, bool) {
+			return func(l *result.Load) (float64, bool) { return f(l), l.TargetRPS > 0 }
+		}
+		target := get(open(func(l *result.Load) float64 { return l.TargetRPS }))
+		achieved := get(open(func(l *result.Load) float64 { return l.RPS / l.TargetRPS }))
+		missed := get(open(func(l *result.Load) float64 { return float64(l.Missed) }))
+		service := get(func(l *result.Load) (float64, bool) {
+			return field(l.Service, func(s *result.Latency) float64 { return s.Mean })
+		})
+		serviceP99 := get(func(l *result.Load) (float64, bool) {
+			return field(l.Service, func(s *result.Latency) float64 { return s.P99 })
+		})
+		unfinished := get(func(l *result.Load) (float64, bool) { return float64(l.Unfinished), true })
+		oldest := get(func(l *result.Load) (float64, bool) {
+			if l.Unfinished == 0 {
+				return 0, false
+			}
+			return field(l.Censored, func(s *result.Latency) float64 { return s.Max })
+		})
+		per := func(f func(p *result.PerConnection) int64) Spread {
+			return get(func(l *result.Load) (float64, bool) {
+				if l.PerConnection == nil {
+					return 0, false
+				}
+				return float64(f(l.PerConnection)), true
+			})
+		}
+		stalled := per(func(p *result.PerConnection) int64 { return int64(p.Stalled) })
+		conns := fmt.Sprintf("%s / %s / %s", med(per(func(p *result.PerConnection) int64 { return p.Min })),
+			med(per(func(p *result.PerConnection) int64 { return p.Median })), med(per(func(p *result.PerConnection) int64 { return p.Max })))
+		little := get(func(l *result.Load) (float64, bool) {
+			return field(l.Little, func(l *result.Little) float64 { return l.InFlight })
+		})
+		littleCell := "—"
+		if little.N > 0 {
+			littleCell = med(little) + " / " + fmt.Sprint(r.OK[0].trial.Load.Settings.Connections)
+		}
+		oldestCell := "—"
+		if oldest.N > 0 {
+			oldestCell = "≥ " + med(oldest)
+		}
+		achievedCell := "—"
+		if achieved.N > 0 {
+			achievedCell = fmt.Sprintf("%.0f %%", achieved.Median*100)
+		}
+		okRPS := get(func(l *result.Load) (float64, bool) { return l.OKRPS, true })
+		rows = append(rows, []string{r.label(), med(okRPS), med(r.Measured["rps"]), med(target), achievedCell, med(missed),
+			med(r.Measured["latency_mean_ms"]), med(service), med(serviceP99), med(unfinished), oldestCell,
+			conns, med(stalled), littleCell, strings.Join(loadFlags(r), ", ")})
+	}
+	if !any {
+		return nil
+	}
+	return slices.DeleteFunc(rows, func(row []string) bool { return row == nil })
+}
+
+// field reads f of p, when there is a p.
+func field[T any](p *T, f func(*T) float64) (float64, bool) {
+	if p == nil {
+		return 0, false
+	}
+	return f(p), true
+}
+
+// hasAccounting says whether a trial of r was measured by a generator that
+// records the accounting (the built-in one, since it has service times).
+func hasAccounting(r *RunReport) bool {
+	for _, m := range r.OK {
+		if m.trial.Load.Service != nil || m.trial.Load.PerConnection != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// loadFlags is the union of the flags the loads of r's trials raised,
+// whether or not the runner copied them into the trials.
+func loadFlags(r *RunReport) []string {
+	var fs []string
+	for _, m := range r.OK {
+		for _, f := range m.trial.Load.Flags {
+			if !slices.Contains(fs, f) {
+				fs = append(fs, f)
+			}
+		}
+	}
+	slices.Sort(fs)
+	return fs
+}
+
+// writeAccounting writes the load accounting table of e in Markdown.
+func writeAccounting(b *strings.Builder, e *ExperimentReport) {
+	rows := accountingRows(e)
+	if rows == nil {
+		return
+	}
+	fmt.Fprintf(b, "Load accounting (ok req/s counts responses that passed validation, all req/s every response; "+
+		"latency runs from the intended send, service time from the actual one; unfinished requests were in flight when the window closed; "+
+		"see docs/results.md):\n\n")
+	fmt.Fprintf(b, "| %s |\n|---|%s\n", strings.Join(accountingHeader, " | "), strings.Repeat("---:|", len(accountingHeader)-2)+"---|")
+	for _, row := range rows {
+		cells := make([]string, len(row))
+		for i, c := range row {
+			cells[i] = cell(c)
+		}
+		fmt.Fprintf(b, "| %s |\n", strings.Join(cells, " | "))
+	}
+	fmt.Fprintf(b, "\n")
+}

@@ -1,0 +1,52 @@
+package report
+
+import (
+	"strings"
+	"testing"
+
+	"restbench/internal/result"
+)
+
+func TestAccountingTable(t *testing.T) {
+	trial := func(n int, l result.Load) result.Trial {
+		return result.Trial{Run: "r", Trial: n, Status: result.StatusOK, Load: &l}
+	}
+	open := result.Load{
+		Stats: result.Stats{RPS: 821, OKRPS: 800, Latency: result.Latency{Mean: 2400}, Service: &result.Latency{Mean: 48, P99: 90},
+			Unfinished: 40, Censored: &result.Latency{Max: 5100}},
+		TargetRPS: 7521, Missed: 27193, Flags: []string{result.FlagBehindSchedule},
+		PerConnection: &result.PerConnection{Min: 90, Median: 100, Max: 110},
+		Settings:      result.Settings{Connections: 40, Rate: 7521},
+	}
+	closed := result.Load{
+		Stats:         result.Stats{RPS: 10400, OKRPS: 10400, Latency: result.Latency{Mean: 90}, Service: &result.Latency{Mean: 90, P99: 120}},
+		PerConnection: &result.PerConnection{Min: 0, Median: 52, Max: 80, Stalled: 12},
+		Little:        &result.Little{Connections: 1000, InFlight: 960, Ratio: 0.96},
+		Flags:         []string{result.FlagStalledConnections},
+		Settings:      result.Settings{Connections: 1000},
+	}
+	e := &ExperimentReport{Runs: []*RunReport{
+		buildRun(result.RunInfo{ID: "open", Label: "node-express work=50%"}, []result.Trial{trial(1, open), trial(2, open)}),
+		buildRun(result.RunInfo{ID: "closed", Label: "node-express c=1000"}, []result.Trial{trial(1, closed)}),
+		buildRun(result.RunInfo{ID: "wrk", Label: "wrk"}, []result.Trial{trial(1, result.Load{Stats: result.Stats{RPS: 1}})}),
+	}}
+	var b strings.Builder
+	writeAccounting(&b, e)
+	out := b.String()
+	for _, want := range []string{
+		"| node-express work=50% | 800 | 821 | 7521 | 11 % | 27,193 | 2400 | 48.0 | 90.0 | 40.0 | ≥ 5100 | 90.0 / 100 / 110 | 0 | — | behind-schedule |",
+		"| node-express c=1000 | 10,400 | 10,400 | — | — | — | 90.0 | 90.0 | 120 | 0 | — | 0 / 52.0 / 80.0 | 12.0 | 960 / 1000 | stalled-connections |",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("accounting table lacks\n%s\n in\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "| wrk |") {
+		t.Errorf("a run without accounting (wrk) got a row:\n%s", out)
+	}
+	b.Reset()
+	writeAccounting(&b, &ExperimentReport{Runs: e.Runs[2:]})
+	if b.Len() != 0 {
+		t.Errorf("an experiment without accounting got a table:\n%s", b.String())
+	}
+}
