@@ -41,7 +41,8 @@ func (r *Runner) installRuntimes(ctx context.Context, runs []suite.Run) error {
 			return ctx.Err()
 		}
 		if err != nil {
-			r.logf("warning: %v; the runs on %s will fail", err, rt.Name)
+			// No progress bar yet: this comes before the first trial.
+			fmt.Fprintf(r.opt.Log, "warning: %v; the runs on %s will fail\n", err, rt.Name)
 		}
 		r.rts[rt.Name] = rtInstall{in, err}
 	}

@@ -7,12 +7,15 @@ import (
 	"context"
 	"crypto/sha512"
 	"encoding/base64"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"restbench/internal/suite"
 )
 
 // repoRoot is the checkout holding this package.
@@ -256,4 +259,25 @@ func TestFindGo(t *testing.T) {
 func goVersion() (string, error) {
 	out, err := exec.Command("go", "env", "GOVERSION").Output()
 	return strings.TrimSpace(string(out)), err
+}
+
+// TestSuiteKnowsThePins: the suite schema checks runtime: against its own
+// list of names; it must be the lock file's, language by language.
+func TestSuiteKnowsThePins(t *testing.T) {
+	l, err := Load(repoRoot(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pinned := map[string][]string{}
+	for _, r := range l.Runtimes {
+		pinned[r.Language] = append(pinned[r.Language], r.Name)
+	}
+	for lang, names := range pinned {
+		if !slices.Equal(suite.Runtimes[lang], names) {
+			t.Errorf("suite.Runtimes[%s] = %v, but %s pins %v", lang, suite.Runtimes[lang], LockPath, names)
+		}
+	}
+	if len(suite.Runtimes) != len(pinned) {
+		t.Errorf("suite.Runtimes has languages %v, the lock file %v", slices.Collect(maps.Keys(suite.Runtimes)), slices.Collect(maps.Keys(pinned)))
+	}
 }
