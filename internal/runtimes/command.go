@@ -51,7 +51,8 @@ func (in *Installed) Command(lang, build string, start []string) (Launch, error)
 		argv := []string{in.Path, "run", "-A", "--no-lock"}
 		// --v8-pool-size is Node's (the size of its V8 platform's thread
 		// pool), not V8's: Deno refuses it and has no equivalent.
-		flags = slices.DeleteFunc(flags, func(f string) bool { return strings.HasPrefix(f, "--v8-pool-size") })
+		// (A copy: flags shares start's array, the manifest's own.)
+		flags = slices.DeleteFunc(slices.Clone(flags), func(f string) bool { return strings.HasPrefix(f, "--v8-pool-size") })
 		if len(flags) > 0 {
 			argv = append(argv, "--v8-flags="+strings.Join(flags, ","))
 		}

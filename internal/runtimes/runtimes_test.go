@@ -134,7 +134,12 @@ func TestCommand(t *testing.T) {
 		{"not node", Installed{Runtime: Runtime{Name: "bun", Language: Node}}, Node, "", []string{"python3", "x.py"}, Launch{}, "does not begin with node"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			start := slices.Clone(c.start)
 			got, err := c.rt.Command(c.lang, c.build, c.start)
+			// The manifest's argv is shared by every trial: it must stay as it was.
+			if !slices.Equal(start, c.start) {
+				t.Fatalf("Command changed its argument: %q, was %q", c.start, start)
+			}
 			if c.errMatch != "" {
 				if err == nil || !strings.Contains(err.Error(), c.errMatch) {
 					t.Fatalf("err = %v, want %q", err, c.errMatch)
