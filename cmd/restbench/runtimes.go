@@ -4,9 +4,9 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
-	"sort"
 	"strings"
 	"text/tabwriter"
 
@@ -72,11 +72,7 @@ func cmdRuntimes(ctx context.Context, args []string) error {
 		if in, err := lock.Find(ctx, rt); err == nil {
 			state = in.Path
 		}
-		var unsup []string
-		for k := range rt.Unsupported {
-			unsup = append(unsup, k)
-		}
-		sort.Strings(unsup)
+		unsup := slices.Sorted(maps.Keys(rt.Unsupported))
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", rt.Name, rt.Language, rt.Pin(), from,
 			strings.Join(slices.Sorted(slices.Values(def)), ","), state, strings.Join(unsup, ","))
 	}
