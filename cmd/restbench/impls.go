@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"restbench/internal/impl"
+	"restbench/internal/runtimes"
 )
 
 // cmdImpls prints the manifest of implementations as a table.
@@ -27,10 +28,18 @@ func cmdImpls(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	lock, err := runtimes.Load(m.Root)
+	if err != nil {
+		return err
+	}
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tLANGUAGE\tFRAMEWORK\tVERSION\tSTART")
+	fmt.Fprintln(tw, "ID\tLANGUAGE\tFRAMEWORK\tVERSION\tRUNTIME\tSTART")
 	for _, im := range m.Impls {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", im.ID, im.Language, im.Framework, im.Version, strings.Join(im.Start, " "))
+		rt := "-"
+		if r, err := lock.Resolve(im.Language, ""); err == nil {
+			rt = r.Name + " (" + r.Pin() + ")"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", im.ID, im.Language, im.Framework, im.Version, rt, strings.Join(im.Start, " "))
 	}
 	return tw.Flush()
 }

@@ -28,6 +28,7 @@ var commands = []command{
 	{"merge", "add up the results of generators that ran at the same time", cmdMerge},
 	{"k8s", "render the Kubernetes manifests of one suite cell", cmdK8s},
 	{"impls", "list the implementations of the server contract", cmdImpls},
+	{"runtimes", "list the pinned runtimes (Node, Bun, Deno, Go) and which are installed", cmdRuntimes},
 	{"gen", "generate request bodies (gen filter --size 5MB)", cmdGen},
 }
 

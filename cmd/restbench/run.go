@@ -12,6 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"restbench/internal/runner"
+	"restbench/internal/runtimes"
 	"restbench/internal/server"
 	"restbench/internal/suite"
 	"restbench/internal/verdict"
@@ -49,6 +50,10 @@ func cmdRun(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	lock, err := runtimes.Load(m.Root)
+	if err != nil {
+		return err
+	}
 	// Load every suite first: a typo in the last file should not wait for
 	// the first one to finish.
 	var suites []*suite.Suite
@@ -67,7 +72,7 @@ func cmdRun(ctx context.Context, args []string) error {
 	for _, s := range suites {
 		fmt.Fprintf(os.Stderr, "== %s (%s) at %s scale: %d runs\n", s.Name, s.File, s.Scale, len(s.Runs))
 		o, err := runner.Run(ctx, s, runner.Options{
-			Manifest: m, Out: *out, Resume: *resume, Only: *only, Trials: *trials,
+			Manifest: m, Runtimes: lock, Out: *out, Resume: *resume, Only: *only, Trials: *trials,
 			Command: "restbench run " + strings.Join(args, " "), ReadyTimeout: *ready,
 			Log: os.Stderr, BuildLog: os.Stderr, Bar: bar,
 			// Rounds go on past the suite's trials, up to max_trials and

@@ -25,15 +25,19 @@ const (
 	Fail Status = "FAIL"
 	Info Status = "INFO" // measured and recorded, not judged (e.g. Go's /time blocking)
 	Skip Status = "-"    // not run: does not apply, or an earlier step failed
+	// NotSupported: the implementation cannot run this way on the runtime
+	// (PM2 on Deno, gin on Go 1.22); neither a pass nor a failure.
+	NotSupported Status = "N/S"
 )
 
 // Result is the outcome of one check of one implementation.
 type Result struct {
-	Impl   string  `json:"impl"`
-	Check  string  `json:"check"`
-	Status Status  `json:"status"`
-	Detail string  `json:"detail,omitempty"`
-	Millis float64 `json:"ms"`
+	Impl    string  `json:"impl"`
+	Runtime string  `json:"runtime,omitempty"` // the pinned runtime it ran on
+	Check   string  `json:"check"`
+	Status  Status  `json:"status"`
+	Detail  string  `json:"detail,omitempty"`
+	Millis  float64 `json:"ms"`
 }
 
 // Target is a running server under check.
@@ -140,5 +144,6 @@ func (e *noteError) Error() string { return e.msg }
 
 func info(format string, a ...any) error { return &noteError{Info, fmt.Sprintf(format, a...)} }
 func skip(format string, a ...any) error { return &noteError{Skip, fmt.Sprintf(format, a...)} }
+func notSupported(why string) error      { return &noteError{NotSupported, why} }
 
 func msSince(t time.Time) float64 { return float64(time.Since(t).Microseconds()) / 1000 }

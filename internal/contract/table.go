@@ -26,10 +26,10 @@ func WriteTable(w io.Writer, results []Result, verbose bool) error {
 	var ids []string
 	cell := map[[2]string]Status{}
 	for _, r := range results {
-		if !slices.Contains(ids, r.Impl) {
-			ids = append(ids, r.Impl)
+		if !slices.Contains(ids, r.column()) {
+			ids = append(ids, r.column())
 		}
-		cell[[2]string{r.Impl, r.Check}] = r.Status
+		cell[[2]string{r.column(), r.Check}] = r.Status
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "CHECK\t%s\n", strings.Join(ids, "\t"))
@@ -57,13 +57,22 @@ func WriteTable(w io.Writer, results []Result, verbose bool) error {
 		fmt.Fprintf(w, "\n%d failed:\n", failed)
 	}
 	for _, r := range results {
-		if r.Detail == "" || (r.Status != Fail && !verbose) {
+		if r.Detail == "" || (r.Status != Fail && r.Status != NotSupported && !verbose) {
 			continue
 		}
 		detail := strings.ReplaceAll(strings.TrimRight(r.Detail, "\n"), "\n", "\n    ")
-		fmt.Fprintf(w, "%s %s %s: %s\n", r.Status, r.Impl, r.Check, detail)
+		fmt.Fprintf(w, "%s %s %s: %s\n", r.Status, r.column(), r.Check, detail)
 	}
 	return nil
+}
+
+// column is the table's column of a result: the implementation, and the
+// runtime it ran on when one was pinned ("node-express/bun").
+func (r Result) column() string {
+	if r.Runtime == "" {
+		return r.Impl
+	}
+	return r.Impl + "/" + r.Runtime
 }
 
 // WriteJSON writes the results as one JSON document.

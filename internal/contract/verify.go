@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"restbench/internal/impl"
+	"restbench/internal/runtimes"
 	"restbench/internal/server"
 )
 
@@ -20,6 +21,8 @@ type Verifier struct {
 	FilterSize, MaxRSS int64
 	// StartTimeout bounds the wait for /status after a start (20 s when 0).
 	StartTimeout time.Duration
+	// Runtime is what the servers run on; nil: as the manifest says.
+	Runtime *runtimes.Installed
 }
 
 // Verify runs every check of CheckNames against im and returns one result
@@ -28,12 +31,26 @@ type Verifier struct {
 func (v *Verifier) Verify(ctx context.Context, im impl.Impl) []Result {
 	rows := map[string]Result{}
 	add := func(r Result) {
+		if v.Runtime != nil {
+			r.Runtime = v.Runtime.Name
+		}
 		rows[r.Check] = r
 		v.logf("  %-14s %s %s\n", r.Check, r.Status, firstLine(r.Detail))
 	}
 	v.logf("== %s\n", im.ID)
 	start := time.Now()
-	err := v.Manifest.Build(ctx, im, v.logWriter())
+	var err error
+	if v.Runtime != nil {
+		if why := v.Runtime.NotSupported(im.ID, nil); why != "" {
+			err = notSupported(why)
+		} else {
+			im, err = im.On(v.Runtime)
+		}
+		v.logf("  on %s (%s)\n", v.Runtime.Name, v.Runtime.Printed)
+	}
+	if err == nil {
+		err = v.Manifest.Build(ctx, im, v.logWriter())
+	}
 	add(outcome(im.ID, "build", start, "", err))
 	if err == nil {
 		v.main(ctx, im, add)
@@ -44,6 +61,9 @@ func (v *Verifier) Verify(ctx context.Context, im impl.Impl) []Result {
 		r, ok := rows[name]
 		if !ok {
 			r = Result{Impl: im.ID, Check: name, Status: Skip}
+			if v.Runtime != nil {
+				r.Runtime = v.Runtime.Name
+			}
 		}
 		out = append(out, r)
 	}
@@ -100,6 +120,12 @@ func (v *Verifier) variants(ctx context.Context, im impl.Impl, add func(Result))
 			return
 		}
 		start := time.Now()
+		if v.Runtime != nil {
+			if why := v.Runtime.NotSupported(im.ID, va.env); why != "" {
+				add(outcome(im.ID, va.row, start, "", notSupported(why)))
+				continue
+			}
+		}
 		add(outcome(im.ID, va.row, start, "", v.variant(ctx, im, va.env, va.want)))
 	}
 }

@@ -23,6 +23,10 @@ func (m *Manifest) Build(ctx context.Context, im Impl, out io.Writer) error {
 	}
 	cmd := exec.CommandContext(ctx, "sh", "-c", im.Build)
 	cmd.Dir = m.Root
+	cmd.Env = os.Environ()
+	for k, v := range im.BuildEnv {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
 	var buf bytes.Buffer
 	cmd.Stdout = io.MultiWriter(out, &buf)
 	cmd.Stderr = io.MultiWriter(out, &buf)

@@ -5,12 +5,15 @@ package impl
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"restbench/internal/runtimes"
 )
 
 // ManifestPath is where the manifest lives, relative to the repository root.
@@ -27,6 +30,24 @@ type Impl struct {
 	Creates   string            `yaml:"creates"` // when this path exists, Build is skipped
 	Start     []string          `yaml:"start"`   // argv, run in the repository root
 	Env       map[string]string `yaml:"env"`     // extra environment
+	// BuildEnv is extra environment of Build, set by On (GOTOOLCHAIN).
+	BuildEnv map[string]string `yaml:"-"`
+}
+
+// On returns im as it builds and starts on the installed runtime rt (see
+// runtimes.Installed.Command).
+func (im Impl) On(rt *runtimes.Installed) (Impl, error) {
+	l, err := rt.Command(im.Language, im.Build, im.Start)
+	if err != nil {
+		return im, fmt.Errorf("%s on %s: %w", im.ID, rt.Name, err)
+	}
+	im.Build, im.Start, im.BuildEnv = l.Build, l.Start, l.BuildEnv
+	im.Env = maps.Clone(im.Env)
+	if im.Env == nil && len(l.Env) > 0 {
+		im.Env = map[string]string{}
+	}
+	maps.Copy(im.Env, l.Env)
+	return im, nil
 }
 
 // Manifest is the list of implementations, in file order.

@@ -3,7 +3,9 @@ package report
 import (
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -77,6 +79,21 @@ func writeEnvs(b *strings.Builder, suites []*SuiteReport) {
 			fmt.Fprintf(b, "%s = %s", id, frameworks[id])
 		}
 		fmt.Fprintf(b, "\n\n")
+	}
+	// The pinned runtimes the servers ran on, as each binary printed its
+	// version (servers/runtimes.yaml).
+	rts := map[string]string{}
+	for _, s := range suites {
+		for name, rt := range s.Env.Runtimes {
+			rts[name] = rt.Version
+		}
+	}
+	if len(rts) > 0 {
+		var parts []string
+		for _, name := range slices.Sorted(maps.Keys(rts)) {
+			parts = append(parts, name+" = "+rts[name])
+		}
+		fmt.Fprintf(b, "Runtimes: %s\n\n", strings.Join(parts, ", "))
 	}
 }
 

@@ -14,8 +14,10 @@ type Env struct {
 	Node       string            `json:"node"`
 	Restbench  string            `json:"restbench"`  // git commit (+dirty)
 	Frameworks map[string]string `json:"frameworks"` // impl id -> framework and version
-	Scale      string            `json:"scale"`
-	Command    string            `json:"command"`
+	// Runtimes are the pinned runtimes the servers ran on, by name (node@24).
+	Runtimes map[string]Runtime `json:"runtimes,omitempty"`
+	Scale    string             `json:"scale"`
+	Command  string             `json:"command"`
 }
 
 // Suite is the suite as it was run: suite.json in a results folder, so the

@@ -22,17 +22,21 @@ import (
 	"restbench/internal/cpu"
 	"restbench/internal/impl"
 	"restbench/internal/result"
+	"restbench/internal/runtimes"
 	"restbench/internal/suite"
 )
 
 // Options tune a Runner. Zero values get the documented defaults.
 type Options struct {
 	Manifest *impl.Manifest // the implementations (required)
-	Out      string         // results root; default "results"
-	Resume   bool           // reuse the newest folder and skip finished trials
-	Only     string         // glob or substring of run ids; "" selects every run
-	Trials   int            // overrides every run's trial count when > 0
-	Command  string         // the command line, for env.json
+	// Runtimes pins what the servers run on; nil starts them as the
+	// manifest says, with whatever node and go are on PATH.
+	Runtimes *runtimes.Lock
+	Out      string // results root; default "results"
+	Resume   bool   // reuse the newest folder and skip finished trials
+	Only     string // glob or substring of run ids; "" selects every run
+	Trials   int    // overrides every run's trial count when > 0
+	Command  string // the command line, for env.json
 
 	ReadyTimeout time.Duration // how long a server may take to answer /status; default 20s
 	StopGrace    time.Duration // SIGTERM to SIGKILL; default 3s
@@ -54,7 +58,8 @@ type Runner struct {
 	suite   *suite.Suite
 	folder  *folder
 	allowed []int            // CPUs usable by this process when it started
-	built   map[string]error // build outcome per implementation
+	built   map[string]error // build outcome per implementation and runtime
+	rts     map[string]rtInstall
 	rps     map[string][]float64
 	prog    *progress
 	info    result.Suite // suite.json, rewritten as experiments finish
@@ -116,6 +121,9 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 		return nil, err
 	}
 	r := &Runner{opt: opt, suite: s, folder: f, allowed: allowed, built: map[string]error{}, rps: map[string][]float64{}}
+	if err := r.installRuntimes(ctx, runs); err != nil {
+		return nil, err
+	}
 	if err := r.writeHeader(runs, resumed); err != nil {
 		return nil, err
 	}
@@ -165,6 +173,7 @@ func (r *Runner) writeHeader(runs []suite.Run, resumed bool) error {
 	var old result.Env
 	if !resumed || result.ReadJSON(envPath, &old) != nil {
 		env := environment(r.opt.Manifest, ids, r.suite.Scale, r.opt.Command)
+		env.Runtimes = r.runtimeRecords()
 		if err := result.WriteJSON(envPath, env); err != nil {
 			return err
 		}

@@ -58,6 +58,15 @@ func (r *Runner) trial(ctx context.Context, run suite.Run, n int) (*result.Trial
 	if err != nil {
 		return fail("%v", err)
 	}
+	var why string
+	im, t.Runtime, why, err = r.onRuntime(im, run)
+	if err != nil {
+		return fail("%s: %v", run.ID, err)
+	}
+	if why != "" {
+		t.Status, t.Error, t.Finished = result.StatusNotSupported, why, time.Now().UTC()
+		return t, nil
+	}
 	if err := r.build(ctx, im); err != nil {
 		return fail("%v", err)
 	}
@@ -159,12 +168,14 @@ func (r *Runner) trial(ctx context.Context, run suite.Run, n int) (*result.Trial
 
 // build builds an implementation once per invocation.
 func (r *Runner) build(ctx context.Context, im impl.Impl) error {
-	if err, done := r.built[im.ID]; done {
+	// The build command differs per runtime (a Go toolchain of its own).
+	key := im.ID + " " + im.Build
+	if err, done := r.built[key]; done {
 		return err
 	}
 	err := r.opt.Manifest.Build(ctx, im, r.opt.BuildLog)
 	if ctx.Err() == nil {
-		r.built[im.ID] = err
+		r.built[key] = err
 	}
 	return err
 }

@@ -37,8 +37,8 @@ type Options struct {
 }
 
 // Command is the command line that starts im: argv and the environment added
-// to restbench's own. It is the one place that decides how a server is
-// launched (a pinned runtime would be put in front here). The server listens
+// to restbench's own. The runtime is chosen before: impl.Impl.On puts the
+// pinned runtime's binary and flags into im.Start. The server listens
 // on PORT=0, a port the kernel picks, and says which in its readiness line:
 // no port is chosen ahead and raced for.
 func Command(im impl.Impl, opt Options) (argv, env []string) {

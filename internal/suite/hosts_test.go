@@ -7,7 +7,7 @@ func TestPlacementHosts(t *testing.T) {
 		placement string
 		hosts     int
 		pinned    bool
-	}{{"hosts", DefaultHosts, true}, {"pinned", 0, true}, {"shared", 0, false}} {
+	}{{"hosts", DefaultHosts, false}, {"pinned", 0, true}, {"shared", 0, false}} {
 		s, err := Load(writeSuite(t, variant(6, "  duration: 1s\n  placement: "+tc.placement)), Options{})
 		if err != nil {
 			t.Fatal(err)

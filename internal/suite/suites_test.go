@@ -35,7 +35,7 @@ func TestRealSuites(t *testing.T) {
 		scale map[string]want
 		check func(t *testing.T, s *Suite)
 	}{
-		{"dotchev-echo", map[string]want{"quick": {11, 1, 1}, "standard": {11, 3, 5}, "full": {11, 3, 20}}, func(t *testing.T, s *Suite) {
+		{"dotchev-echo", map[string]want{"quick": {11, 1, 1}, "standard": {11, 3, 3}, "full": {11, 3, 20}}, func(t *testing.T, s *Suite) {
 			for _, r := range s.Runs {
 				if string(r.Load.Body) != string(echo) || r.Load.Method != "POST" || !strings.HasPrefix(r.Load.URL, "/echo") {
 					t.Errorf("%s: want POST /echo with the 5,104-byte fixture, got %s %s with %d bytes", r.ID, r.Load.Method, r.Load.URL, len(r.Load.Body))
@@ -80,7 +80,7 @@ func TestRealSuites(t *testing.T) {
 				t.Errorf("full scale must send the published 50000 requests")
 			}
 		}},
-		{"fastify-fasthttp", map[string]want{"quick": {4, 1, 5}, "standard": {4, 3, 8}, "full": {4, 3, 600}}, func(t *testing.T, s *Suite) {
+		{"fastify-fasthttp", map[string]want{"quick": {4, 1, 5}, "standard": {4, 3, 6}, "full": {4, 3, 600}}, func(t *testing.T, s *Suite) {
 			r := run(t, s, "hello/go-fasthttp c=500")
 			if r.Load.Connections != 500 || r.Load.KeepAlive || r.Published["p100_ms"] != 62 {
 				t.Errorf("c=500 cell = %d conns, keepalive %v, published %v", r.Load.Connections, r.Load.KeepAlive, r.Published)
@@ -89,7 +89,7 @@ func TestRealSuites(t *testing.T) {
 				t.Errorf("full scale must send the published 1,000,000 requests")
 			}
 		}},
-		{"heysphere", map[string]want{"quick": {12, 1, 1}, "standard": {30, 3, 3}, "full": {30, 3, 30}}, func(t *testing.T, s *Suite) {
+		{"heysphere", map[string]want{"quick": {12, 1, 1}, "standard": {30, 3, 2}, "full": {30, 3, 30}}, func(t *testing.T, s *Suite) {
 			capacity := "closed-loop/node-express c=100"
 			run(t, s, capacity)
 			for _, r := range s.Runs {
@@ -107,7 +107,7 @@ func TestRealSuites(t *testing.T) {
 				t.Errorf("work mix = %+v, want light 90 /time and heavy 10 /time?work=1", w.Load.Mix)
 			}
 		}},
-		{"filter-heartbeat", map[string]want{"quick": {8, 1, 3}, "standard": {8, 3, 12}, "full": {8, 3, 3600}}, func(t *testing.T, s *Suite) {
+		{"filter-heartbeat", map[string]want{"quick": {8, 1, 3}, "standard": {8, 3, 10}, "full": {8, 3, 3600}}, func(t *testing.T, s *Suite) {
 			size := map[string]int{"quick": 256_000, "standard": 5_000_000, "full": 5_000_000}[s.Scale]
 			first := s.Runs[0].Load.Body
 			for _, r := range s.Runs {
@@ -230,7 +230,25 @@ func run(t *testing.T, s *Suite, id string) Run {
 	return Run{}
 }
 
-// TestTimeBudget bounds the time of all five suites from their settings:
+// TestRuntimesSuite: every case runs on every runtime of its language, and
+// the Go server a toolchain cannot build is there (reported not supported).
+func TestRuntimesSuite(t *testing.T) {
+	s, err := Load("../../suites/runtimes.yaml", Options{Scale: "standard", Languages: languages(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"echo/node-http node@20", "echo/node-http deno", "echo/go-nethttp go@1.22", "hello/node-fastify bun", "hello/go-fasthttp go@1.26", "work/node-express node@26", "work/go-gorilla go@1.26"} {
+		run(t, s, id)
+	}
+	if r := run(t, s, "echo/go-nethttp go@1.26"); r.Runtime != "go@1.26" || r.Env["GOMAXPROCS"] != "1" {
+		t.Errorf("echo/go-nethttp go@1.26: runtime %q env %v, want go@1.26 with GOMAXPROCS=1", r.Runtime, r.Env)
+	}
+	if n := len(s.Runs); n != 9+7+1+7 {
+		t.Errorf("%d runs, want 24 (echo on 9 runtimes, hello and work on 7, and the capacity run)", n)
+	}
+}
+
+// TestTimeBudget bounds the time of all six suites from their settings:
 // every trial at its full duration cap plus warm-up, plus 1.5 s to start and
 // stop the server, and every extra round an open verdict may add (up to
 // max_trials, and the round that starts before time_cap runs out). Runs
@@ -240,8 +258,8 @@ func run(t *testing.T, s *Suite, id string) Run {
 // must keep CI to about 3.
 func TestTimeBudget(t *testing.T) {
 	files, err := filepath.Glob("../../suites/*.yaml")
-	if err != nil || len(files) != 5 {
-		t.Fatalf("suite files = %v (%v), want 5", files, err)
+	if err != nil || len(files) != 6 {
+		t.Fatalf("suite files = %v (%v), want 6", files, err)
 	}
 	const cores = 2
 	needs := func(r Run) int {
@@ -259,13 +277,14 @@ func TestTimeBudget(t *testing.T) {
 		}
 		return n
 	}
+	langs := languages(t)
 	for _, c := range []struct {
 		scale string
 		limit time.Duration
 	}{{"quick", 3 * time.Minute}, {"standard", 20 * time.Minute}} {
 		var total time.Duration
 		for _, f := range files {
-			s, err := Load(f, Options{Scale: c.scale})
+			s, err := Load(f, Options{Scale: c.scale, Languages: langs})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -308,4 +327,15 @@ func TestTimeBudget(t *testing.T) {
 			t.Errorf("%s scale takes up to %v, over its %v budget", c.scale, total, c.limit)
 		}
 	}
+}
+
+// languages is the real manifest's language per implementation, which the
+// runtime key is checked against.
+func languages(t *testing.T) map[string]string {
+	t.Helper()
+	m, err := impl.Load("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m.Languages()
 }

@@ -15,7 +15,7 @@ var gzipPool = sync.Pool{New: func() any { return gzip.NewWriter(nil) }}
 // AcceptsGzip reports whether an Accept-Encoding header value allows gzip:
 // listed, and not with q=0.
 func AcceptsGzip(acceptEncoding string) bool {
-	for part := range strings.SplitSeq(acceptEncoding, ",") {
+	for _, part := range strings.Split(acceptEncoding, ",") {
 		coding, params, _ := strings.Cut(part, ";")
 		if strings.EqualFold(strings.TrimSpace(coding), "gzip") {
 			return qvalue(params) > 0
@@ -26,7 +26,7 @@ func AcceptsGzip(acceptEncoding string) bool {
 
 // qvalue is the q parameter of one Accept-Encoding entry, 1 when absent.
 func qvalue(params string) float64 {
-	for p := range strings.SplitSeq(params, ";") {
+	for _, p := range strings.Split(params, ";") {
 		k, v, _ := strings.Cut(strings.TrimSpace(p), "=")
 		if strings.EqualFold(k, "q") {
 			q, err := strconv.ParseFloat(v, 64)

@@ -1,0 +1,87 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+
+	"restbench/internal/impl"
+	"restbench/internal/result"
+	"restbench/internal/runtimes"
+	"restbench/internal/suite"
+)
+
+// rtInstall is the outcome of installing one runtime.
+type rtInstall struct {
+	in  *runtimes.Installed
+	err error
+}
+
+// installRuntimes installs, before anything is measured, every runtime the
+// runs use, so that no download happens between two trials. A runtime that
+// cannot be installed fails the trials that need it, not the suite.
+func (r *Runner) installRuntimes(ctx context.Context, runs []suite.Run) error {
+	r.rts = map[string]rtInstall{}
+	if r.opt.Runtimes == nil {
+		return nil
+	}
+	for _, run := range runs {
+		im, err := r.opt.Manifest.Get(run.Impl)
+		if err != nil {
+			return err
+		}
+		rt, err := r.opt.Runtimes.Resolve(im.Language, run.Runtime)
+		if err != nil {
+			return fmt.Errorf("%s: run %s: %w", r.suite.File, run.ID, err)
+		}
+		if _, done := r.rts[rt.Name]; done {
+			continue
+		}
+		in, err := r.opt.Runtimes.Install(ctx, rt, r.opt.Log)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if err != nil {
+			// No progress bar yet: this comes before the first trial.
+			fmt.Fprintf(r.opt.Log, "warning: %v; the runs on %s will fail\n", err, rt.Name)
+		}
+		r.rts[rt.Name] = rtInstall{in, err}
+	}
+	return nil
+}
+
+// onRuntime returns im as it runs on the run's runtime and the record of
+// that runtime for the trial; with no lock file, im as the manifest says.
+// notSupported is why im cannot run on it this way, or "".
+func (r *Runner) onRuntime(im impl.Impl, run suite.Run) (_ impl.Impl, rec *result.Runtime, notSupported string, err error) {
+	if r.opt.Runtimes == nil {
+		return im, nil, "", nil
+	}
+	rt, err := r.opt.Runtimes.Resolve(im.Language, run.Runtime)
+	if err != nil {
+		return im, nil, "", err
+	}
+	got, ok := r.rts[rt.Name]
+	if !ok || got.err != nil {
+		return im, nil, "", fmt.Errorf("runtime %s: %v", rt.Name, got.err)
+	}
+	rec = &result.Runtime{Name: got.in.Name, Version: got.in.Printed, Path: got.in.Path}
+	if why := rt.NotSupported(im.ID, run.Env); why != "" {
+		return im, rec, why, nil
+	}
+	im, err = im.On(got.in)
+	return im, rec, "", err
+}
+
+// runtimeRecords is env.json's Runtimes: every runtime installed for this run.
+func (r *Runner) runtimeRecords() map[string]result.Runtime {
+	if len(r.rts) == 0 {
+		return nil
+	}
+	out := map[string]result.Runtime{}
+	for name, got := range r.rts {
+		if got.in != nil {
+			out[name] = result.Runtime{Name: name, Version: got.in.Printed, Path: got.in.Path}
+		}
+	}
+	return out
+}
