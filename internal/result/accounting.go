@@ -17,59 +17,92 @@ const LittleTolerance = 0.10
 const BehindSchedule = 0.95
 
 // CheckAccounting returns every accounting invariant l breaks, joined, or
-// nil. The generator, merge and tests call it on every result they make, so
-// that no code path can lose a request unnoticed:
+// nil. They are the definitions of docs/results.md; the generator's tests,
+// merge and the placement test call it on every result they make, so that
+// no code path can lose or double count a request unnoticed:
 //
 //   - each stream balances: requests = responses + connect + timeout + read
-//     errors; status and body errors are responses; status codes add up to
-//     the responses; the latency histogram holds one value per response, the
-//     censored one per unfinished request;
+//     errors + unfinished; status and body errors are responses; status
+//     codes add up to the responses; the latency and service histograms
+//     hold one value per response, the censored one per unfinished request
+//     (at the top level of an open loop, per unfinished or missed one);
 //   - the targets of a mix add up to the whole;
+//   - the timeline adds up to what finished in the window: requests −
+//     unfinished;
 //   - rates agree with counts over the window;
-//   - an open loop owes what was due: target × window = sent + missed, to
-//     within one request per connection (each connection keeps its own
-//     schedule) and 1 %;
+//   - an open loop owes what was due: due = sent + missed; due is at least
+//     target × window (it also holds arrivals still waiting when the window
+//     opened), to within one arrival per connection and 1 %; every request
+//     sent in the window is counted, so sent ≤ requests ≤ sent + the
+//     connections that can have carried a request into the window;
+//   - per-connection counts are ordered, a connection that completed nothing
+//     is stalled, and none completed more than the window did;
 //   - the Little's-law record and the flags say what the numbers say.
 func CheckAccounting(l *Load) error {
 	var errs []error
 	fail := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
-	checkStats := func(name string, s *Stats, seconds float64) {
+	checkStats := func(name string, s *Stats, seconds float64, missed int64) {
 		if s == nil {
 			return
 		}
-		if err := checkStats(s, seconds); err != nil {
+		if err := checkStats(s, seconds, missed); err != nil {
 			fail("%s: %w", name, err)
 		}
 	}
-	checkStats("load", &l.Stats, l.DurationS)
-	checkStats("probe", l.Probe, l.DurationS)
+	checkStats("load", &l.Stats, l.DurationS, l.Missed)
+	checkStats("probe", l.Probe, l.DurationS, 0)
 	if l.Warmup != nil {
-		checkStats("warmup", l.Warmup, l.Settings.WarmupS)
+		checkStats("warmup", l.Warmup, l.Settings.WarmupS, 0)
+	}
+	if l.Missed < 0 || l.Due < 0 || l.Sent < 0 {
+		fail("open loop: due %d, sent %d, missed %d", l.Due, l.Sent, l.Missed)
 	}
 	if len(l.Targets) > 0 {
 		var sum Stats
 		for _, name := range sortedKeys(l.Targets) {
 			t := l.Targets[name]
-			checkStats("target "+name, t, l.DurationS)
+			checkStats("target "+name, t, l.DurationS, 0)
 			sum.Requests += t.Requests
 			sum.Responses += t.Responses
 			sum.Unfinished += t.Unfinished
+			sum.BytesRead += t.BytesRead
 			sum.Errors.Add(t.Errors)
 		}
-		if sum.Requests != l.Requests || sum.Responses != l.Responses || sum.Unfinished != l.Unfinished || sum.Errors != l.Errors {
-			fail("targets add up to %d requests, %d responses, %d unfinished, errors %+v; the whole says %d, %d, %d, %+v",
-				sum.Requests, sum.Responses, sum.Unfinished, sum.Errors, l.Requests, l.Responses, l.Unfinished, l.Errors)
+		if sum.Requests != l.Requests || sum.Responses != l.Responses || sum.Unfinished != l.Unfinished || sum.Errors != l.Errors || sum.BytesRead != l.BytesRead {
+			fail("targets add up to %d requests, %d responses, %d unfinished, %d bytes, errors %+v; the whole says %d, %d, %d, %d, %+v",
+				sum.Requests, sum.Responses, sum.Unfinished, sum.BytesRead, sum.Errors, l.Requests, l.Responses, l.Unfinished, l.BytesRead, l.Errors)
 		}
 	}
-	if n := timelineRequests(l.Timeline); len(l.Timeline) > 0 && n > l.Requests {
-		fail("the timeline holds %d requests, more than the %d of the whole", n, l.Requests)
+	// wrk and ab keep no timeline; a restbench result that finished
+	// anything has one.
+	if len(l.Timeline) > 0 {
+		var n, e int64
+		for _, s := range l.Timeline {
+			n += s.Requests
+			e += s.Errors
+			if s.Errors > s.Requests || s.Requests < 0 {
+				fail("timeline second %d: %d errors among %d requests", s.T, s.Errors, s.Requests)
+			}
+		}
+		if finished := l.Requests - l.Unfinished; n != finished {
+			fail("the timeline holds %d requests, but %d finished in the window (%d requests − %d unfinished)", n, finished, l.Requests, l.Unfinished)
+		}
 	}
-	if l.TargetRPS > 0 && l.Settings.MaxRequests == 0 && l.DurationS > 0 {
-		due := l.TargetRPS * l.DurationS
-		owed := float64(l.Requests + l.Unfinished + l.Missed)
-		if slack := float64(max(l.Settings.Connections, l.Settings.MaxConnections)) + 0.01*due; math.Abs(due-owed) > slack {
-			fail("open loop: %.0f requests were due (%.1f/s × %.2f s) but sent + missed = %d + %d + %d unfinished = %.0f",
-				due, l.TargetRPS, l.DurationS, l.Requests, l.Missed, l.Unfinished, owed)
+	// Due and sent are counted when an open loop's window closed (-d, a
+	// stop); with -n every request was sent and there is nothing to owe.
+	// Other engines keep no schedule.
+	ownSchedule := l.Settings.Engine == "" || l.Settings.Engine == "restbench"
+	if l.Due > 0 || l.Sent > 0 || l.Missed > 0 || (l.TargetRPS > 0 && l.Settings.MaxRequests == 0 && l.DurationS > 0 && ownSchedule) {
+		if l.Due != l.Sent+l.Missed {
+			fail("open loop: due %d, but sent %d + missed %d = %d", l.Due, l.Sent, l.Missed, l.Sent+l.Missed)
+		}
+		conns := int64(max(l.Settings.Connections, l.Settings.MaxConnections))
+		if l.Requests < l.Sent || l.Requests > l.Sent+conns {
+			fail("open loop: %d requests, but %d were sent in the window and at most %d more can have been in flight when it opened: a request was lost or counted twice",
+				l.Requests, l.Sent, conns)
+		}
+		if due := l.TargetRPS * l.DurationS; l.TargetRPS > 0 && float64(l.Due) < due-float64(conns)-0.01*due {
+			fail("open loop: %.0f requests were due in the window (%.1f/s × %.2f s), but due says %d", due, l.TargetRPS, l.DurationS, l.Due)
 		}
 	}
 	if lt := l.Little; lt != nil {
@@ -78,19 +111,32 @@ func CheckAccounting(l *Load) error {
 		} else if r := lt.InFlight / float64(lt.Connections); math.Abs(r-lt.Ratio) > 1e-6*max(1, r) {
 			fail("little: ratio %.4f, but in flight %.2f / %d connections = %.4f", lt.Ratio, lt.InFlight, lt.Connections, r)
 		}
+		if l.TargetRPS > 0 {
+			fail("little: an open loop (%.1f req/s asked for) has no Little's-law check: its connections are not always busy", l.TargetRPS)
+		}
 		off := math.Abs(lt.Ratio-1) > LittleTolerance
 		if off != slices.Contains(l.Flags, FlagInconsistent) {
 			fail("little: ratio %.3f, flags %v (flag %q exactly when the ratio is outside %.2f..%.2f)",
 				lt.Ratio, l.Flags, FlagInconsistent, 1-LittleTolerance, 1+LittleTolerance)
 		}
+	} else if slices.Contains(l.Flags, FlagInconsistent) {
+		fail("flag %q without a Little's-law check", FlagInconsistent)
 	}
 	if pc := l.PerConnection; pc != nil {
-		if pc.Min > pc.Median || pc.Median > pc.Max || pc.Stalled < 0 {
+		if pc.Min < 0 || pc.Min > pc.Median || pc.Median > pc.Max || pc.Stalled < 0 {
 			fail("per connection: min %d, median %d, max %d, stalled %d are out of order", pc.Min, pc.Median, pc.Max, pc.Stalled)
+		}
+		if (pc.Min == 0) != (pc.Stalled > 0) {
+			fail("per connection: min %d completions, but %d stalled (a stalled connection is one that completed nothing)", pc.Min, pc.Stalled)
+		}
+		if finished := l.Requests - l.Unfinished; pc.Max > finished {
+			fail("per connection: one connection completed %d, more than the %d the window did", pc.Max, finished)
 		}
 		if (pc.Stalled > 0) != slices.Contains(l.Flags, FlagStalledConnections) {
 			fail("per connection: %d stalled, flags %v", pc.Stalled, l.Flags)
 		}
+	} else if slices.Contains(l.Flags, FlagStalledConnections) {
+		fail("flag %q without per-connection counts", FlagStalledConnections)
 	}
 	if l.TargetRPS > 0 && l.DurationS > 0 {
 		behind := l.RPS < BehindSchedule*l.TargetRPS
@@ -102,18 +148,21 @@ func CheckAccounting(l *Load) error {
 	return errors.Join(errs...)
 }
 
-func checkStats(s *Stats, seconds float64) error {
+// checkStats checks one stream; missed is the open loop's missed requests
+// when s is the top level, whose censored series holds their waits too.
+func checkStats(s *Stats, seconds float64, missed int64) error {
 	var errs []error
 	fail := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
-	if got := s.Responses + s.Errors.Connect + s.Errors.Timeout + s.Errors.Read; got != s.Requests {
-		fail("%d requests, but %d responses + %d connect + %d timeout + %d read errors = %d",
-			s.Requests, s.Responses, s.Errors.Connect, s.Errors.Timeout, s.Errors.Read, got)
+	e := s.Errors
+	if got := s.Responses + e.Connect + e.Timeout + e.Read + s.Unfinished; got != s.Requests {
+		fail("%d requests, but %d responses + %d connect + %d timeout + %d read errors + %d unfinished = %d",
+			s.Requests, s.Responses, e.Connect, e.Timeout, e.Read, s.Unfinished, got)
 	}
-	if s.Errors.Status+s.Errors.Body > s.Responses {
-		fail("%d status and %d body errors among %d responses", s.Errors.Status, s.Errors.Body, s.Responses)
+	if e.Status+e.Body > s.Responses {
+		fail("%d status and %d body errors among %d responses", e.Status, e.Body, s.Responses)
 	}
-	if s.Unfinished < 0 {
-		fail("%d unfinished", s.Unfinished)
+	if s.Unfinished < 0 || s.Responses < 0 || e.Connect < 0 || e.Timeout < 0 || e.Read < 0 || e.Status < 0 || e.Body < 0 {
+		fail("negative counts: %d responses, %d unfinished, errors %+v", s.Responses, s.Unfinished, e)
 	}
 	var codes int64
 	for code, n := range s.StatusCodes {
@@ -125,10 +174,19 @@ func checkStats(s *Stats, seconds float64) error {
 	if codes != s.Responses {
 		fail("status codes add up to %d, responses are %d", codes, s.Responses)
 	}
+	censored := fmt.Sprintf("%d unfinished", s.Unfinished)
+	if missed > 0 {
+		censored += fmt.Sprintf(" + %d missed", missed)
+	}
 	for _, h := range []struct {
 		name, enc string
 		want      int64
-	}{{"histogram", s.Histogram, s.Responses}, {"service histogram", s.ServiceHistogram, s.Responses}, {"censored histogram", s.CensoredHistogram, s.Unfinished}} {
+		what      string
+	}{
+		{"histogram", s.Histogram, s.Responses, "responses"},
+		{"service histogram", s.ServiceHistogram, s.Responses, "responses"},
+		{"censored histogram", s.CensoredHistogram, s.Unfinished + missed, censored},
+	} {
 		if h.enc == "" {
 			continue
 		}
@@ -138,14 +196,14 @@ func checkStats(s *Stats, seconds float64) error {
 			continue
 		}
 		if d.TotalCount() != h.want {
-			fail("%s holds %d values, want %d", h.name, d.TotalCount(), h.want)
+			fail("%s holds %d values, want %d (%s)", h.name, d.TotalCount(), h.want, h.what)
 		}
 	}
 	if seconds > 0 {
 		if want := float64(s.Responses) / seconds; !near(s.RPS, want) {
 			fail("%.2f req/s, but %d responses / %.3f s = %.2f", s.RPS, s.Responses, seconds, want)
 		}
-		ok := s.Responses - s.Errors.Status - s.Errors.Body
+		ok := s.Responses - e.Status - e.Body
 		// Results from before ok req/s existed carry 0.
 		if want := float64(ok) / seconds; s.OKRPS != 0 && !near(s.OKRPS, want) {
 			fail("%.2f ok req/s, but %d ok responses / %.3f s = %.2f", s.OKRPS, ok, seconds, want)
@@ -157,14 +215,6 @@ func checkStats(s *Stats, seconds float64) error {
 // near: rates are rounded nowhere, but a merged rate is a sum of rates over
 // windows that differ by milliseconds.
 func near(a, b float64) bool { return math.Abs(a-b) <= 0.01*max(math.Abs(b), 1) }
-
-func timelineRequests(tl []Second) int64 {
-	var n int64
-	for _, s := range tl {
-		n += s.Requests
-	}
-	return n
-}
 
 func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
