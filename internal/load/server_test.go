@@ -156,8 +156,15 @@ func rawServer(t testing.TB) string {
 // censored series counts the unfinished (and the open loop's missed); the
 // open loop's due = sent + missed; and a time-bounded closed loop passes
 // its own Little's-law check or carries the flag that says it did not.
+// result.CheckAccounting states the same definitions for every consumer
+// (merge, the runner); it runs here first, so that every result a test of
+// the generator makes passes it, and the checks below say it in the
+// generator's own terms.
 func balanced(t *testing.T, r *result.Load) {
 	t.Helper()
+	if err := result.CheckAccounting(r); err != nil {
+		t.Errorf("result.CheckAccounting: %v", err)
+	}
 	check := func(name string, st *result.Stats, missed int64) {
 		e := st.Errors
 		if st.Requests != st.Responses+e.Connect+e.Timeout+e.Read+st.Unfinished {
