@@ -50,6 +50,8 @@ func Loads(loads []*result.Load, names []string) (*result.Load, error) {
 		m.DurationS += l.DurationS / float64(len(loads))
 		m.TargetRPS += l.TargetRPS
 		m.Missed += l.Missed
+		m.Due += l.Due
+		m.Sent += l.Sent
 		m.ClientCPUS += l.ClientCPUS
 		if l.Probe != nil {
 			probes = append(probes, l.Probe)
@@ -61,18 +63,24 @@ func Loads(loads []*result.Load, names []string) (*result.Load, error) {
 			targets[name] = append(targets[name], t)
 		}
 	}
-	st, err := stats(all, shifts)
+	// The top level's censored series holds the open loop's missed
+	// requests too (docs/results.md).
+	missed := make([]int64, len(loads))
+	for i, l := range loads {
+		missed[i] = l.Missed
+	}
+	st, err := stats(all, shifts, missed)
 	if err != nil {
 		return nil, err
 	}
 	m.Stats = *st
 	if len(probes) > 0 {
-		if m.Probe, err = stats(probes, shifts); err != nil {
+		if m.Probe, err = stats(probes, shifts, nil); err != nil {
 			return nil, fmt.Errorf("probe: %w", err)
 		}
 	}
 	if len(warm) > 0 {
-		if m.Warmup, err = stats(warm, shifts); err != nil {
+		if m.Warmup, err = stats(warm, shifts, nil); err != nil {
 			return nil, fmt.Errorf("warmup: %w", err)
 		}
 	}
@@ -82,7 +90,7 @@ func Loads(loads []*result.Load, names []string) (*result.Load, error) {
 			if len(ts) != len(loads) {
 				return nil, fmt.Errorf("target %q is in %d of the %d results: the generators ran different mixes", name, len(ts), len(loads))
 			}
-			if m.Targets[name], err = stats(ts, shifts); err != nil {
+			if m.Targets[name], err = stats(ts, shifts, nil); err != nil {
 				return nil, fmt.Errorf("target %s: %w", name, err)
 			}
 		}
@@ -97,9 +105,7 @@ func Loads(loads []*result.Load, names []string) (*result.Load, error) {
 		}
 	}
 	m.PerConnection = perConnection(loads)
-	if m.Little, err = little(m); err != nil {
-		return nil, err
-	}
+	m.Little = little(loads, m.DurationS)
 	m.Flags = flags(m)
 	if err := result.CheckAccounting(m); err != nil {
 		return nil, fmt.Errorf("the merged result does not balance (a bug in merge or in one input; run restbench merge on each input alone to find it):\n%w", err)
@@ -135,8 +141,9 @@ func rescale(s *result.Stats, seconds float64) {
 
 // stats adds up one stream (the whole, a target, the probe) of every
 // generator. shifts[i] is how many whole seconds generator i's timeline
-// starts after the merged window's first second.
-func stats(in []*result.Stats, shifts []int) (*result.Stats, error) {
+// starts after the merged window's first second. missed[i], when given, is
+// what in[i]'s censored histogram holds beyond its unfinished requests.
+func stats(in []*result.Stats, shifts []int, missed []int64) (*result.Stats, error) {
 	out := &result.Stats{StatusCodes: map[string]int64{}}
 	var hist, service, censored histSum
 	for i, s := range in {
@@ -156,7 +163,11 @@ func stats(in []*result.Stats, shifts []int) (*result.Stats, error) {
 		if err := service.add(s.ServiceHistogram, s.Responses, i); err != nil {
 			return nil, fmt.Errorf("service histogram: %w", err)
 		}
-		if err := censored.add(s.CensoredHistogram, s.Unfinished, i); err != nil {
+		censoredN := s.Unfinished
+		if missed != nil {
+			censoredN += missed[i]
+		}
+		if err := censored.add(s.CensoredHistogram, censoredN, i); err != nil {
 			return nil, fmt.Errorf("censored histogram: %w", err)
 		}
 	}
@@ -275,30 +286,32 @@ func perConnection(loads []*result.Load) *result.PerConnection {
 }
 
 // little recomputes the closed loop's Little's-law check over every
-// connection of every generator: in flight = req/s × mean time in the
-// system of the completed and the censored requests together.
-func little(m *result.Load) (*result.Little, error) {
-	if m.Settings.Rate > 0 || m.Settings.Connections == 0 || m.Histogram == "" || m.DurationS <= 0 {
-		return nil, nil
+// connection of every generator, as the generator computes it: the mean
+// number in flight is the time requests spent in flight within the window,
+// summed, over the window's length. Each generator's in_flight × duration_s
+// is its sum, exactly; their total over the merged duration_s (the mean of
+// theirs: the windows of one --start-at differ by milliseconds) is the
+// merged mean in flight. A generator without the check (a -n load, another
+// engine) leaves the merge without one.
+func little(loads []*result.Load, seconds float64) *result.Little {
+	if seconds <= 0 {
+		return nil
 	}
-	h, err := result.DecodeHistogram(m.Histogram)
-	if err != nil {
-		return nil, err
-	}
-	n, sumUS := float64(h.TotalCount()), h.Mean()*float64(h.TotalCount())
-	if m.CensoredHistogram != "" {
-		c, err := result.DecodeHistogram(m.CensoredHistogram)
-		if err != nil {
-			return nil, err
+	out := &result.Little{}
+	var inWindowS float64
+	for _, l := range loads {
+		if l.Little == nil {
+			return nil
 		}
-		n += float64(c.TotalCount())
-		sumUS += c.Mean() * float64(c.TotalCount())
+		out.Connections += l.Little.Connections
+		inWindowS += l.Little.InFlight * l.DurationS
 	}
-	if n == 0 {
-		return nil, nil
+	if out.Connections == 0 {
+		return nil
 	}
-	inFlight := m.RPS * sumUS / n / 1e6
-	return &result.Little{Connections: m.Settings.Connections, InFlight: inFlight, Ratio: inFlight / float64(m.Settings.Connections)}, nil
+	out.InFlight = inWindowS / seconds
+	out.Ratio = out.InFlight / float64(out.Connections)
+	return out
 }
 
 // flags says of the merged result what the generator would have said of it.
@@ -322,11 +335,18 @@ func mergedSettings(loads []*result.Load) result.Settings {
 	s := loads[0].Settings
 	s.Headers = slices.Clone(s.Headers)
 	s.Connections, s.MaxConnections, s.MaxRequests, s.Rate = 0, 0, 0, 0
+	grows := false
 	for _, l := range loads {
 		s.Connections += l.Settings.Connections
-		s.MaxConnections += l.Settings.MaxConnections
+		// A generator without --max-connections may open its -c: the
+		// merged limit counts those too.
+		s.MaxConnections += max(l.Settings.MaxConnections, l.Settings.Connections)
+		grows = grows || l.Settings.MaxConnections > 0
 		s.MaxRequests += l.Settings.MaxRequests
 		s.Rate += l.Settings.Rate
+	}
+	if !grows {
+		s.MaxConnections = 0
 	}
 	s.Shard = fmt.Sprintf("merged %d", len(loads))
 	// Each generator had CPUs of its own host: no list describes them all.

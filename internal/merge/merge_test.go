@@ -3,8 +3,10 @@ package merge
 import (
 	"context"
 	"fmt"
+	"math"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -19,6 +21,9 @@ import (
 func twoGenerators(t *testing.T, rate float64, tweak ...func(*load.Config)) []*result.Load {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Has("slow") {
+			time.Sleep(20 * time.Millisecond)
+		}
 		if r.URL.Query().Has("fail") {
 			w.WriteHeader(http.StatusTeapot)
 		}
@@ -105,10 +110,43 @@ func TestMergeAddsUpTwoConcurrentGenerators(t *testing.T) {
 			if want := timelineRequests(a) + timelineRequests(b); tl != want {
 				t.Errorf("timeline holds %d requests, inputs %d", tl, want)
 			}
-			if tc.rate == 0 && m.Little == nil {
-				t.Errorf("closed loop without a Little's-law check")
+			if m.Due != a.Due+b.Due || m.Sent != a.Sent+b.Sent || m.Missed != a.Missed+b.Missed || m.Unfinished != a.Unfinished+b.Unfinished {
+				t.Errorf("merged due %d, sent %d, missed %d, unfinished %d; inputs %d+%d, %d+%d, %d+%d, %d+%d", m.Due, m.Sent, m.Missed, m.Unfinished,
+					a.Due, b.Due, a.Sent, b.Sent, a.Missed, b.Missed, a.Unfinished, b.Unfinished)
+			}
+			if tc.rate == 0 {
+				// Over all connections: the generators' time in flight
+				// within the window, added up.
+				if m.Little == nil || m.Little.Connections != 5 {
+					t.Fatalf("closed loop: Little's-law check %+v, want one over 5 connections", m.Little)
+				}
+				if want := a.Little.InFlight + b.Little.InFlight; math.Abs(m.Little.InFlight-want) > 0.01*want {
+					t.Errorf("merged in flight %.3f, inputs %.3f + %.3f", m.Little.InFlight, a.Little.InFlight, b.Little.InFlight)
+				}
 			}
 		})
+	}
+}
+
+// TestMergeBehindSchedule: two open loops that cannot keep their rate miss
+// requests; the merge carries their missed waits in the censored series and
+// keeps due = sent + missed.
+func TestMergeBehindSchedule(t *testing.T) {
+	// 5 connections at 20 ms a request carry at most 250 of the 400 req/s.
+	in := twoGenerators(t, 400, func(c *load.Config) { c.URL, c.Mix, c.MixFile = c.URL+"?slow", nil, "" })
+	m, err := Loads(in, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Missed == 0 || !slices.Contains(m.Flags, result.FlagBehindSchedule) {
+		t.Fatalf("missed %d, flags %v: want missed requests and %q", m.Missed, m.Flags, result.FlagBehindSchedule)
+	}
+	c, err := result.DecodeHistogram(m.CensoredHistogram)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.TotalCount() != m.Unfinished+m.Missed {
+		t.Errorf("censored histogram holds %d, want %d unfinished + %d missed", c.TotalCount(), m.Unfinished, m.Missed)
 	}
 }
 
