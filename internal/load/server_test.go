@@ -157,7 +157,7 @@ func rawServer(t testing.TB) string {
 // open loop's due = sent + missed; and a time-bounded closed loop passes
 // its own Little's-law check or carries the flag that says it did not.
 // result.CheckAccounting states the same definitions for every consumer
-// (merge, the runner); it runs here first, so that every result a test of
+// (merge, the placement tests); it runs here first, so that every result a test of
 // the generator makes passes it, and the checks below say it in the
 // generator's own terms.
 func balanced(t *testing.T, r *result.Load) {
