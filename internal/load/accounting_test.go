@@ -1,6 +1,7 @@
 package load
 
 import (
+	"context"
 	"io"
 	"net"
 	"net/http"
@@ -142,5 +143,27 @@ func TestLittleFlagsIdleConnections(t *testing.T) {
 	res := run(t, Config{URL: url, Connections: 2, Duration: 300 * time.Millisecond, KeepAlive: true})
 	if res.Little == nil || res.Little.Ratio > 0.5 || !slices.Contains(res.Flags, result.FlagInconsistent) {
 		t.Errorf("Little %+v, flags %v: refused connects leave the connections idle; want a low ratio, flagged", res.Little, res.Flags)
+	}
+}
+
+// TestOpenLoopStoppedAfterItsRequests: an open loop with -n sends its n
+// requests and no more; stopped (Ctrl-C) while they are still in flight, it
+// has sent exactly n and owes nothing else: the arrivals after the n-th are
+// neither sent nor missed.
+func TestOpenLoopStoppedAfterItsRequests(t *testing.T) {
+	s := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(time.Second)
+		io.WriteString(w, "hello")
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(400*time.Millisecond, cancel)
+	res, err := Run(ctx, Config{URL: s.URL + "/", Connections: 40, Rate: 1000, MaxRequests: 20, KeepAlive: true, Timeout: 10 * time.Second})
+	if err != context.Canceled || res == nil {
+		t.Fatalf("Run after cancel = %v, %v; want the partial result and context.Canceled", res, err)
+	}
+	balanced(t, res)
+	if res.Requests != 20 || res.Unfinished != 20 || res.Sent != 20 || res.Missed != 0 || res.Due != 20 {
+		t.Errorf("requests %d, unfinished %d, due %d, sent %d, missed %d: want 20 requests sent, all unfinished, none missed",
+			res.Requests, res.Unfinished, res.Due, res.Sent, res.Missed)
 	}
 }

@@ -159,13 +159,17 @@ func (l *loop) startDue(now int64) {
 		default:
 			return
 		}
+		// Counted once it went out: with -n the arrival after the last
+		// ticket does not.
+		if !l.start(c, due, now) {
+			return
+		}
 		l.arrival++
 		if now >= g.warmEnd {
 			l.sent++
 		} else {
 			l.sentBefore++
 		}
-		l.start(c, due, now)
 	}
 }
 
@@ -235,14 +239,15 @@ func (l *loop) wait(ns int64) int {
 }
 
 // start begins a request on c: now in the closed loop, its arrival's due
-// time in the open loop.
-func (l *loop) start(c *conn, intended, now int64) {
+// time in the open loop. It returns false, and sends nothing, when a -n
+// load has sent all its requests.
+func (l *loop) start(c *conn, intended, now int64) bool {
 	g := l.g
 	if now >= g.warmEnd {
 		if g.max > 0 && g.tickets.Add(1) > g.max {
 			l.ticketsOut = true
 			l.idle.push(c)
-			return
+			return false
 		}
 		c.busy = true
 	}
@@ -260,6 +265,7 @@ func (l *loop) start(c *conn, intended, now int64) {
 	c.resp.keepBody, c.resp.noBody = g.expectJSON, t.head
 	l.inflight++
 	c.send(l, now)
+	return true
 }
 
 // finish records the request in flight on c, by its completion time: in
@@ -381,6 +387,11 @@ func (l *loop) closeWindow(at int64) {
 	}
 	if l.period > 0 {
 		for due := l.due(l.arrival); due < at; due = l.due(l.arrival) {
+			// A -n load owes its n requests and no more: a missed arrival
+			// takes the ticket it would have been sent with.
+			if at >= l.g.warmEnd && l.g.max > 0 && l.g.tickets.Add(1) > l.g.max {
+				break
+			}
 			l.missed.censor(at - due)
 			l.arrival++
 		}
