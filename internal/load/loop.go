@@ -140,7 +140,7 @@ func (l *loop) run() {
 func (l *loop) startDue(now int64) {
 	g := l.g
 	if l.period == 0 {
-		for !l.ticketsOut && l.idle.len() > 0 && l.idle.top().next <= now {
+		for l.idle.len() > 0 && l.idle.top().next <= now && l.ticket(now) {
 			l.start(l.idle.pop(), now, now)
 		}
 		return
@@ -157,6 +157,10 @@ func (l *loop) startDue(now int64) {
 		case g.opened.Load() < int64(g.maxConns) && g.opened.Add(1) <= int64(g.maxConns):
 			c = l.add(int(g.opened.Load() - 1))
 		default:
+			return
+		}
+		if !l.ticket(now) {
+			l.idle.push(c)
 			return
 		}
 		l.arrival++
@@ -234,16 +238,22 @@ func (l *loop) wait(ns int64) int {
 	return n
 }
 
+// ticket says whether the request about to start may: with -n, every
+// request sent after the warm-up takes one of the n tickets, and when they
+// are gone the loop sends no more.
+func (l *loop) ticket(now int64) bool {
+	g := l.g
+	if g.max > 0 && now >= g.warmEnd && !l.ticketsOut && g.tickets.Add(1) > g.max {
+		l.ticketsOut = true
+	}
+	return !l.ticketsOut
+}
+
 // start begins a request on c: now in the closed loop, its arrival's due
 // time in the open loop.
 func (l *loop) start(c *conn, intended, now int64) {
 	g := l.g
 	if now >= g.warmEnd {
-		if g.max > 0 && g.tickets.Add(1) > g.max {
-			l.ticketsOut = true
-			l.idle.push(c)
-			return
-		}
 		c.busy = true
 	}
 	c.target = 0
