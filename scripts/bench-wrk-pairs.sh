@@ -63,7 +63,8 @@ for impl in $IMPLS; do
 	for c in $CONNS; do
 		taskset -c "$CLIENT_CPU" wrk -t1 -c "$c" -d 2s "$url" >/dev/null
 		echo
-		echo "$impl, c=$c"
+		echo "**$impl, c=$c**"
+		echo
 		# The last two columns are Little's law, req/s x mean / c: each tool's
 		# own check that its two figures agree (1.00 when they do).
 		printf "| round | restbench req/s | wrk req/s | ratio | restbench mean ms | wrk mean ms | ratio | restbench Little | wrk Little |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n"
