@@ -154,10 +154,12 @@ func (l *loop) startDue(now int64) {
 		switch {
 		case l.idle.len() > 0 && l.idle.top().next <= now:
 			c = l.idle.pop()
-		case g.opened.Load() < int64(g.maxConns) && g.opened.Add(1) <= int64(g.maxConns):
-			c = l.add(int(g.opened.Load() - 1))
 		default:
-			return
+			id, ok := g.openConn()
+			if !ok {
+				return
+			}
+			c = l.add(id)
 		}
 		if !l.ticket(now) {
 			l.idle.push(c)
@@ -190,6 +192,7 @@ func (l *loop) waitUntil(now int64) int64 {
 	}
 	return t
 }
+
 func cpuNS(ru *unix.Rusage) int64 {
 	return ru.Utime.Nano() + ru.Stime.Nano()
 }

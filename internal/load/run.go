@@ -47,6 +47,20 @@ type generator struct {
 
 func (g *generator) now() int64 { return int64(time.Since(g.base)) }
 
+// openConn numbers one more connection of the open loop, if maxConns
+// allows it; the loops of one generator share the allowance.
+func (g *generator) openConn() (int, bool) {
+	for {
+		n := g.opened.Load()
+		if n >= int64(g.maxConns) {
+			return 0, false
+		}
+		if g.opened.CompareAndSwap(n, n+1) {
+			return int(n), true
+		}
+	}
+}
+
 // withDefaults fills in the documented defaults of cfg.
 func withDefaults(cfg Config) Config {
 	if cfg.Connections <= 0 {
