@@ -106,7 +106,7 @@ func Run(ctx context.Context, cfg Config) (*result.Load, error) {
 		return nil, fmt.Errorf("rate %v: use a positive number of requests/s, or 0 for a closed loop", cfg.Rate)
 	}
 	if cfg.MaxConnections < cfg.Connections {
-		return nil, fmt.Errorf("max connections %d is below the %d connections: give at least -c", cfg.MaxConnections, cfg.Connections)
+		return nil, fmt.Errorf("max connections %d is below the %d connections (-c): give at least as many, or leave it out", cfg.MaxConnections, cfg.Connections)
 	}
 	if cfg.MaxConnections > cfg.Connections && cfg.Rate == 0 {
 		return nil, fmt.Errorf("max connections %d: only an open loop (-R) opens connections beyond -c %d", cfg.MaxConnections, cfg.Connections)
