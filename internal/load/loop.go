@@ -140,7 +140,7 @@ func (l *loop) run() {
 func (l *loop) startDue(now int64) {
 	g := l.g
 	if l.period == 0 {
-		for !l.ticketsOut && l.idle.len() > 0 && l.idle.top().next <= now {
+		for l.idle.len() > 0 && l.idle.top().next <= now && l.ticket(now) {
 			l.start(l.idle.pop(), now, now)
 		}
 		return
@@ -154,16 +154,18 @@ func (l *loop) startDue(now int64) {
 		switch {
 		case l.idle.len() > 0 && l.idle.top().next <= now:
 			c = l.idle.pop()
-		case g.opened.Load() < int64(g.maxConns) && g.opened.Add(1) <= int64(g.maxConns):
-			c = l.add(int(g.opened.Load() - 1))
 		default:
+			id, ok := g.openConn()
+			if !ok {
+				return
+			}
+			c = l.add(id)
+		}
+		if !l.ticket(now) {
+			l.idle.push(c)
 			return
 		}
-		// Counted once it went out: with -n the arrival after the last
-		// ticket does not.
-		if !l.start(c, due, now) {
-			return
-		}
+		l.start(c, due, now)
 		l.arrival++
 		if now >= g.warmEnd {
 			l.sent++
@@ -190,6 +192,7 @@ func (l *loop) waitUntil(now int64) int64 {
 	}
 	return t
 }
+
 func cpuNS(ru *unix.Rusage) int64 {
 	return ru.Utime.Nano() + ru.Stime.Nano()
 }
@@ -238,17 +241,22 @@ func (l *loop) wait(ns int64) int {
 	return n
 }
 
+// ticket says whether the request about to start may: with -n, every
+// request sent after the warm-up takes one of the n tickets, and when they
+// are gone the loop sends no more.
+func (l *loop) ticket(now int64) bool {
+	g := l.g
+	if g.max > 0 && now >= g.warmEnd && !l.ticketsOut && g.tickets.Add(1) > g.max {
+		l.ticketsOut = true
+	}
+	return !l.ticketsOut
+}
+
 // start begins a request on c: now in the closed loop, its arrival's due
-// time in the open loop. It returns false, and sends nothing, when a -n
-// load has sent all its requests.
-func (l *loop) start(c *conn, intended, now int64) bool {
+// time in the open loop.
+func (l *loop) start(c *conn, intended, now int64) {
 	g := l.g
 	if now >= g.warmEnd {
-		if g.max > 0 && g.tickets.Add(1) > g.max {
-			l.ticketsOut = true
-			l.idle.push(c)
-			return false
-		}
 		c.busy = true
 	}
 	c.target = 0
@@ -265,7 +273,6 @@ func (l *loop) start(c *conn, intended, now int64) bool {
 	c.resp.keepBody, c.resp.noBody = g.expectJSON, t.head
 	l.inflight++
 	c.send(l, now)
-	return true
 }
 
 // finish records the request in flight on c, by its completion time: in

@@ -38,7 +38,7 @@ func TestPrint(t *testing.T) {
 		"Open loop: target 100.00 req/s, achieved 99.00; 1001 due, 998 sent, 3 missed",
 		"Requests/sec:      99.00  (every response)", "OK req/s:          98.50",
 		"Latency Distribution  corrected    service", "99%    12.00ms     9.00ms",
-		"Unfinished: 2 in flight when the window closed, ages >= 250.00ms (median), >= 3.00s (max)",
+		"Unfinished: 2 in flight when the window closed; with the 3 missed, waits >= 250.00ms (median), >= 3.00s (max)",
 		"completed min 0, median 200, max 210; 1 stalled",
 		"4.9 in flight, 5 connections (ratio 0.98)",
 		"Flags: stalled-connections",

@@ -47,6 +47,20 @@ type generator struct {
 
 func (g *generator) now() int64 { return int64(time.Since(g.base)) }
 
+// openConn numbers one more connection of the open loop, if maxConns
+// allows it; the loops of one generator share the allowance.
+func (g *generator) openConn() (int, bool) {
+	for {
+		n := g.opened.Load()
+		if n >= int64(g.maxConns) {
+			return 0, false
+		}
+		if g.opened.CompareAndSwap(n, n+1) {
+			return int(n), true
+		}
+	}
+}
+
 // withDefaults fills in the documented defaults of cfg.
 func withDefaults(cfg Config) Config {
 	if cfg.Connections <= 0 {
@@ -92,7 +106,7 @@ func Run(ctx context.Context, cfg Config) (*result.Load, error) {
 		return nil, fmt.Errorf("rate %v: use a positive number of requests/s, or 0 for a closed loop", cfg.Rate)
 	}
 	if cfg.MaxConnections < cfg.Connections {
-		return nil, fmt.Errorf("max connections %d is below the %d connections: give at least -c", cfg.MaxConnections, cfg.Connections)
+		return nil, fmt.Errorf("max connections %d is below the %d connections (-c): give at least as many, or leave it out", cfg.MaxConnections, cfg.Connections)
 	}
 	if cfg.MaxConnections > cfg.Connections && cfg.Rate == 0 {
 		return nil, fmt.Errorf("max connections %d: only an open loop (-R) opens connections beyond -c %d", cfg.MaxConnections, cfg.Connections)

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -68,8 +69,8 @@ func accountingRows(e *ExperimentReport) [][]string {
 			})
 		}
 		stalled := per(func(p *result.PerConnection) int64 { return int64(p.Stalled) })
-		conns := fmt.Sprintf("%s / %s / %s", med(per(func(p *result.PerConnection) int64 { return p.Min })),
-			med(per(func(p *result.PerConnection) int64 { return p.Median })), med(per(func(p *result.PerConnection) int64 { return p.Max })))
+		conns := fmt.Sprintf("%s / %s / %s", count(per(func(p *result.PerConnection) int64 { return p.Min })),
+			count(per(func(p *result.PerConnection) int64 { return p.Median })), count(per(func(p *result.PerConnection) int64 { return p.Max })))
 		little := get(func(l *result.Load) (float64, bool) {
 			return field(l.Little, func(l *result.Little) float64 { return l.InFlight })
 		})
@@ -86,14 +87,23 @@ func accountingRows(e *ExperimentReport) [][]string {
 			achievedCell = fmt.Sprintf("%.0f %%", achieved.Median*100)
 		}
 		okRPS := get(func(l *result.Load) (float64, bool) { return l.OKRPS, true })
-		rows = append(rows, []string{r.label(), med(okRPS), med(r.Measured["rps"]), med(target), achievedCell, med(missed),
-			med(r.Measured["latency_mean_ms"]), med(service), med(serviceP99), med(unfinished), oldestCell,
-			conns, med(stalled), littleCell, strings.Join(loadFlags(r), ", ")})
+		rows = append(rows, []string{r.label(), med(okRPS), med(r.Measured["rps"]), med(target), achievedCell, count(missed),
+			med(r.Measured["latency_mean_ms"]), med(service), med(serviceP99), count(unfinished), oldestCell,
+			conns, count(stalled), littleCell, strings.Join(loadFlags(r), ", ")})
 	}
 	if !any {
 		return nil
 	}
 	return slices.DeleteFunc(rows, func(row []string) bool { return row == nil })
+}
+
+// count prints the median of a count as a whole number (the median of an
+// even number of trials may fall between two).
+func count(s Spread) string {
+	if s.N == 0 {
+		return "—"
+	}
+	return thousands(math.Round(s.Median))
 }
 
 // field reads f of p, when there is a p.

@@ -34,8 +34,8 @@ func TestAccountingTable(t *testing.T) {
 	writeAccounting(&b, e)
 	out := b.String()
 	for _, want := range []string{
-		"| node-express work=50% | 800 | 821 | 7521 | 11 % | 27,193 | 2400 | 48.0 | 90.0 | 40.0 | ≥ 5100 | 90.0 / 100 / 110 | 0 | — | behind-schedule |",
-		"| node-express c=1000 | 10,400 | 10,400 | — | — | — | 90.0 | 90.0 | 120 | 0 | — | 0 / 52.0 / 80.0 | 12.0 | 960 / 1000 | stalled-connections |",
+		"| node-express work=50% | 800 | 821 | 7521 | 11 % | 27,193 | 2400 | 48.0 | 90.0 | 40 | ≥ 5100 | 90 / 100 / 110 | 0 | — | behind-schedule |",
+		"| node-express c=1000 | 10,400 | 10,400 | — | — | — | 90.0 | 90.0 | 120 | 0 | — | 0 / 52 / 80 | 12 | 960 / 1000 | stalled-connections |",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("accounting table lacks\n%s\n in\n%s", want, out)
