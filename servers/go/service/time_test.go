@@ -117,4 +117,3 @@ func processCPU(t *testing.T) time.Duration {
 	}
 	return time.Duration(ticks) * (time.Second / 100)
 }
-
