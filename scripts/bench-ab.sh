@@ -59,6 +59,16 @@ run() {
   local pid=$!
   for _ in $(seq 100); do curl -sf "http://127.0.0.1:$port/status" >/dev/null && break; sleep 0.1; done
   taskset -c 1 wrk -t1 -c"$conns" -d1s "${script[@]}" "http://127.0.0.1:$port$path" >/dev/null
+  # The server may still be working on requests the warm-up left in flight
+  # (50 × /time?work=5 is 250 ms): wait until its CPU time stops growing,
+  # so that the measured CPU is the measured requests' alone (at most 3 s).
+  local last=-1 now
+  for _ in $(seq 30); do
+    now=$(cpu "$pid")
+    [ "$now" = "$last" ] && break
+    last=$now
+    sleep 0.1
+  done
   local out c0 c1
   c0=$(cpu "$pid")
   out=$(taskset -c 1 wrk -t1 -c"$conns" -d"$dur" "${script[@]}" "http://127.0.0.1:$port$path")
