@@ -8,8 +8,9 @@
 cd "$(dirname "$0")/.."
 flags='--max-semi-space-size=4 --v8-pool-size=1'
 tmp=$(mktemp -d)
-printf 'wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nlocal f = io.open("%s", "rb")\nwrk.body = f:read("*a")\nf:close()\n' "$PWD/fixtures/echo-body.json" > $tmp/echo.lua
-printf 'wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nlocal f = io.open("%s", "rb")\nwrk.body = f:read("*a")\nf:close()\n' "$PWD/fixtures/sum-body.json" > $tmp/sum.lua
+for body in echo sum; do # POST the fixture, as scripts/bench-ab.sh -b does
+  printf 'wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nlocal f = io.open("%s", "rb")\nwrk.body = f:read("*a")\nf:close()\n' "$PWD/fixtures/$body-body.json" > $tmp/$body.lua
+done
 printf '%-14s %-7s %-6s %9s %12s %14s %12s\n' impl path flags requests "scav/1k req" "GC ms/1k req" "mark-sweeps"
 for round in $(seq "${1:-1}"); do
 for app in http express fastify; do
