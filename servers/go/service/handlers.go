@@ -25,6 +25,8 @@ type HelloResponse struct {
 }
 
 // Hello is the plain JSON endpoint; routers put a compressor in front of it.
+// It encodes the answer on every request, as the Node servers do, rather
+// than sending prepared bytes (docs/contract.md#get-hello).
 func Hello(w http.ResponseWriter, r *http.Request) {
 	WriteJSON(w, http.StatusOK, HelloResponse{"Hello world"})
 }
