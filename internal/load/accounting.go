@@ -57,9 +57,10 @@ func (g *generator) account(res *result.Load) {
 	}
 
 	// Little's law holds for a closed loop whose connections are all busy
-	// all the time: a time-bounded one. A -n load ends with connections
-	// going idle one by one, and the law says nothing about that tail.
-	if g.rate == 0 && g.end != math.MaxInt64 && res.DurationS > 0 {
+	// all the time: one whose window a deadline or a stop closed. A -n load
+	// that ran out of requests ends with connections going idle one by one,
+	// and the law says nothing about that tail.
+	if g.rate == 0 && windowClosed(g) && res.DurationS > 0 {
 		var sum int64
 		for _, l := range g.loops {
 			sum += l.inWindow

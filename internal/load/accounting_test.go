@@ -3,6 +3,7 @@ package load
 import (
 	"context"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"slices"
@@ -86,6 +87,33 @@ func TestStops(t *testing.T) {
 	}
 	if res.Censored == nil || res.Censored.Min < 490 {
 		t.Errorf("censored %+v: both were in flight for the whole 0.5 s", res.Censored)
+	}
+}
+
+// TestRequestsBeforeDeadline: a -n load that finishes its requests long
+// before its -d deadline (the suites set both: requests, capped by a
+// duration) closes the window when the last one finished, so its rate is n
+// over the time they took, not n over the deadline. A -n tail with idle
+// connections is not held to Little's law.
+func TestRequestsBeforeDeadline(t *testing.T) {
+	s := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(10 * time.Millisecond)
+		io.WriteString(w, "hello")
+	})
+	res := run(t, Config{URL: s.URL + "/", Connections: 2, MaxRequests: 40, Duration: 20 * time.Second, KeepAlive: true})
+	if res.Responses != 40 || res.Unfinished != 0 {
+		t.Fatalf("%d responses, %d unfinished; want 40 and 0", res.Responses, res.Unfinished)
+	}
+	// 40 requests on 2 connections at >= 10 ms each take >= 200 ms; well
+	// under 20 s even on a loaded machine.
+	if res.DurationS < 0.19 || res.DurationS > 10 {
+		t.Errorf("window %.2f s: want the time the 40 requests took, not the 20 s deadline", res.DurationS)
+	}
+	if want := 40 / res.DurationS; math.Abs(res.RPS-want) > 1e-6*want {
+		t.Errorf("req/s %.1f, want 40 / %.3f s = %.1f", res.RPS, res.DurationS, want)
+	}
+	if res.Little != nil || slices.Contains(res.Flags, result.FlagInconsistent) {
+		t.Errorf("little %+v, flags %v: a -n load that ran out of requests is not checked", res.Little, res.Flags)
 	}
 }
 

@@ -279,11 +279,15 @@ func progress(f func(int64, time.Duration), r *generator, finished <-chan struct
 // stopped the load (0: it was not cancelled); endedAt is when the last loop
 // finished, which closes the window of a -n load.
 func (g *generator) result(cfg *Config, stopAt, endedAt int64) (*result.Load, error) {
+	// A deadline (-d) or a stop closes the window at that instant. A -n
+	// load that ran out of requests first, with or without a deadline behind
+	// it, closes it when its last request finished: its rate is n over the
+	// time the n took, not over a deadline it never reached.
 	windowEnd := g.end
 	if stopAt > 0 {
 		windowEnd = min(stopAt, windowEnd)
-	} else if g.end == math.MaxInt64 {
-		windowEnd = endedAt
+	} else if !windowClosed(g) {
+		windowEnd = min(endedAt, windowEnd)
 	}
 	seconds := float64(max(windowEnd-g.warmEnd, 0)) / 1e9
 	res := &result.Load{DurationS: seconds, Settings: settings(cfg), WindowStart: g.base.Add(time.Duration(g.warmEnd)).UTC()}
