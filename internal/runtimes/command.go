@@ -2,6 +2,7 @@ package runtimes
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"slices"
@@ -20,11 +21,13 @@ type Launch struct {
 // on the installed runtime in. build and start are the manifest's, written
 // for the plain `node` and `go` on PATH:
 //
-//   - node@X replaces "node" by the pinned binary and keeps the V8 flags;
+//   - node@X replaces "node" by the pinned binary and keeps the V8 flags,
+//     followed by the runtime's own flags (servers/runtimes.yaml);
 //   - bun runs the script directly (Bun is JavaScriptCore: V8 flags mean
 //     nothing to it);
 //   - deno runs the script with `deno run -A`, the V8 flags through
 //     --v8-flags, and no deno.lock written into the checkout;
+//   - the runtime's env (servers/runtimes.yaml) is added to the server's;
 //   - go@X builds with GOTOOLCHAIN=goX.Y.Z (and the toolchain's module file
 //     when go.mod's go line is too new for it) into bin/servers/goX.Y.Z/
 //     unless it is go.mod's own toolchain, whose binaries stay where `make
@@ -59,7 +62,13 @@ func (in *Installed) Command(lang, build string, start []string) (Launch, error)
 		l.Start = append(argv, script...)
 		l.Env = map[string]string{"DENO_NO_UPDATE_CHECK": "1", "DENO_NO_PROMPT": "1"}
 	default:
-		l.Start = append([]string{in.Path}, start[1:]...)
+		l.Start = slices.Concat([]string{in.Path}, flags, in.Flags, script)
+	}
+	if len(in.Env) > 0 {
+		if l.Env == nil {
+			l.Env = map[string]string{}
+		}
+		maps.Copy(l.Env, in.Env)
 	}
 	return l, nil
 }

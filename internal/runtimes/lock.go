@@ -41,6 +41,12 @@ type Runtime struct {
 	// Unsupported maps an implementation id, or a mode ("cluster": THREADS
 	// > 1, "pm2": CLUSTER=pm2), to why it does not run on this runtime.
 	Unsupported map[string]string `yaml:"unsupported"`
+	// Flags are added to the Node servers' command on this runtime, after
+	// the manifest's V8 flags (node@X only); Env is added to their
+	// environment. Both exist for the /filter memory bound, whose fixed
+	// costs differ by runtime (see servers/runtimes.yaml).
+	Flags []string          `yaml:"flags"`
+	Env   map[string]string `yaml:"env"`
 }
 
 // Pin is the exact version the lock file pins: 24.21.0, go1.22.12.
