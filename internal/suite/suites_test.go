@@ -57,11 +57,11 @@ func TestRealSuites(t *testing.T) {
 			if r := run(t, s, "all-cores/node-http THREADS=cores"); r.Pinned || r.Env["THREADS"] != "auto" {
 				t.Errorf("all-cores node: pinned %v env %v, want shared THREADS=auto", r.Pinned, r.Env)
 			}
-			if r := run(t, s, "single-thread-wrk/node-http"); r.Engine != "wrk" {
-				t.Errorf("wrk cross-check engine = %q", r.Engine)
+			if r := run(t, s, "single-thread/node-http wrk"); r.Engine != "wrk" || !r.Pinned {
+				t.Errorf("wrk cross-check engine = %q pinned %v, want wrk, pinned like the run it checks", r.Engine, r.Pinned)
 			}
 		}},
-		{"joshuous-sum", map[string]want{"quick": {7, 1, 5}, "standard": {7, 3, 12}, "full": {7, 3, 300}}, func(t *testing.T, s *Suite) {
+		{"joshuous-sum", map[string]want{"quick": {7, 1, 5}, "standard": {7, 3, 10}, "full": {7, 3, 300}}, func(t *testing.T, s *Suite) {
 			for _, r := range s.Runs {
 				if r.Load.KeepAlive || r.Load.MaxRequests == 0 || r.Load.URL != "/sum" {
 					t.Errorf("%s: want ab-style runs (no keep-alive, a request count) on /sum", r.ID)
