@@ -24,11 +24,7 @@ func cmdImpls(ctx context.Context, args []string) error {
 	if fs.NArg() > 0 {
 		return usageError("impls takes no arguments")
 	}
-	m, err := manifestFromCwd()
-	if err != nil {
-		return err
-	}
-	lock, err := runtimes.Load(m.Root)
+	m, lock, err := manifestAndRuntimes()
 	if err != nil {
 		return err
 	}
@@ -56,4 +52,18 @@ func manifestFromCwd() (*impl.Manifest, error) {
 		return nil, err
 	}
 	return impl.Load(root)
+}
+
+// manifestAndRuntimes reads the implementations and the pinned runtimes of
+// the checkout restbench runs in.
+func manifestAndRuntimes() (*impl.Manifest, *runtimes.Lock, error) {
+	m, err := manifestFromCwd()
+	if err != nil {
+		return nil, nil, err
+	}
+	lock, err := runtimes.Load(m.Root)
+	if err != nil {
+		return nil, nil, err
+	}
+	return m, lock, nil
 }

@@ -12,7 +12,6 @@ import (
 	"golang.org/x/term"
 
 	"restbench/internal/runner"
-	"restbench/internal/runtimes"
 	"restbench/internal/server"
 	"restbench/internal/suite"
 	"restbench/internal/verdict"
@@ -46,11 +45,7 @@ func cmdRun(ctx context.Context, args []string) error {
 	if *trials < 0 {
 		return usageError("run: --trials %d: use a positive number", *trials)
 	}
-	m, err := manifestFromCwd()
-	if err != nil {
-		return err
-	}
-	lock, err := runtimes.Load(m.Root)
+	m, lock, err := manifestAndRuntimes()
 	if err != nil {
 		return err
 	}

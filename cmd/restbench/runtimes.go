@@ -31,11 +31,7 @@ func cmdRuntimes(ctx context.Context, args []string) error {
 	} else if err != nil {
 		return err
 	}
-	m, err := manifestFromCwd()
-	if err != nil {
-		return err
-	}
-	lock, err := runtimes.Load(m.Root)
+	_, lock, err := manifestAndRuntimes()
 	if err != nil {
 		return err
 	}

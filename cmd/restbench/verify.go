@@ -46,7 +46,7 @@ func cmdVerify(ctx context.Context, args []string) error {
 	if err != nil {
 		return usageError("verify: --max-rss: %v", err)
 	}
-	m, err := manifestFromCwd()
+	m, lock, err := manifestAndRuntimes()
 	if err != nil {
 		return err
 	}
@@ -61,10 +61,6 @@ func cmdVerify(ctx context.Context, args []string) error {
 	}
 	defer server.StopAll(time.Second) // on Ctrl-C too: main cancels ctx, Verify returns
 
-	lock, err := runtimes.Load(m.Root)
-	if err != nil {
-		return err
-	}
 	combos, err := verifyCombos(lock, impls, *rtNames)
 	if err != nil {
 		return usageError("verify: %v", err)
