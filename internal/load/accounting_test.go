@@ -36,8 +36,14 @@ func TestUnfinishedAtWindowEnd(t *testing.T) {
 	if took := time.Since(start); took > 1500*time.Millisecond {
 		t.Errorf("a 1 s window took %v: the deadline closes it, nothing drains", took)
 	}
-	if res.Unfinished != 4 || res.Errors.Timeout != 0 || res.Censored == nil || res.Censored.Max < 950 || res.Censored.P50 > 100 {
-		t.Fatalf("unfinished %d, timeouts %d, censored %+v: want 4 unfinished, one of age >= 1 s, and no timeout", res.Unfinished, res.Errors.Timeout, res.Censored)
+	// The stuck request is unfinished, with its age; each of the three busy
+	// connections is unfinished too unless its response landed right at the
+	// deadline (then it has nothing in flight: seen once in CI as 3).
+	if res.Unfinished < 1 || res.Unfinished > 4 || res.Errors.Timeout != 0 || res.Censored == nil || res.Censored.Max < 950 {
+		t.Fatalf("unfinished %d, timeouts %d, censored %+v: want the stuck request unfinished at age >= 1 s (and up to 3 more), no timeout", res.Unfinished, res.Errors.Timeout, res.Censored)
+	}
+	if busy := res.Unfinished - 1; busy > 0 && res.Censored.P50 > 100 && busy*2 > int64(res.Unfinished) {
+		t.Errorf("censored %+v: the busy connections' requests were in flight for ~1 ms, not %v", res.Censored, res.Censored.P50)
 	}
 	p := res.PerConnection
 	if p == nil || p.Stalled != 1 || p.Min != 0 || p.Max == 0 || !slices.Contains(res.Flags, result.FlagStalledConnections) {
