@@ -14,7 +14,7 @@ import (
 
 // tcpServer accepts connections on a real socket and hands each to serve,
 // for responses no well-behaved HTTP server would write.
-func tcpServer(t *testing.T, serve func(c net.Conn, br *bufio.Reader)) string {
+func tcpServer(t testing.TB, serve func(c net.Conn, br *bufio.Reader)) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

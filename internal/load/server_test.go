@@ -116,38 +116,23 @@ func hello(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "hello") 
 // it allocates nothing per request, so an allocation count of the process
 // measures the generator alone.
 func rawServer(t testing.TB) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
 	resp := []byte("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Type: text/plain\r\n\r\nhello")
-	go func() {
+	return tcpServer(t, func(c net.Conn, _ *bufio.Reader) {
+		buf := make([]byte, 4096)
 		for {
-			c, err := ln.Accept()
+			n, err := c.Read(buf)
 			if err != nil {
 				return
 			}
-			go func() {
-				defer c.Close()
-				buf := make([]byte, 4096)
-				for {
-					n, err := c.Read(buf)
-					if err != nil {
-						return
-					}
-					// One request per read is what the generator sends
-					// (no pipelining), so answer each read with one response.
-					for i := bytes.Count(buf[:n], []byte("\r\n\r\n")); i > 0; i-- {
-						if _, err := c.Write(resp); err != nil {
-							return
-						}
-					}
+			// One request per read is what the generator sends
+			// (no pipelining), so answer each read with one response.
+			for i := bytes.Count(buf[:n], []byte("\r\n\r\n")); i > 0; i-- {
+				if _, err := c.Write(resp); err != nil {
+					return
 				}
-			}()
+			}
 		}
-	}()
-	return "http://" + ln.Addr().String()
+	})
 }
 
 // balanced checks the invariants every result must keep: each request
