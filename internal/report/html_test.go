@@ -60,17 +60,33 @@ func TestHTMLInChromium(t *testing.T) {
 		}
 	}
 
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-		"--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--user-data-dir="+filepath.Join(out, "chromium-profile"), "--enable-logging=stderr", "--v=0",
-		"--virtual-time-budget=10000", "--dump-dom", "file://"+w.HTML)
+	// No --virtual-time-budget: with it Chromium 156 hung now and then until
+	// killed (seen once in CI after 90 s; a known headless problem), and the
+	// page needs no virtual time since its load handler counts the canvases
+	// ECharts draws synchronously. A hang is retried once with a fresh
+	// profile; a page that fails to load or render fails both times.
+	var dom []byte
 	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	dom, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("chromium: %v\n%s", err, stderr.String())
+	for try := 1; ; try++ {
+		stderr.Reset()
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+			"--disable-dev-shm-usage", "--no-first-run", "--disable-background-networking",
+			"--disable-component-update", "--disable-sync",
+			"--user-data-dir="+filepath.Join(out, "chromium-profile-"+strconv.Itoa(try)), "--enable-logging=stderr", "--v=0",
+			"--dump-dom", "file://"+w.HTML)
+		cmd.Stderr = &stderr
+		dom, err = cmd.Output()
+		hung := ctx.Err() != nil
+		cancel()
+		if err == nil {
+			break
+		}
+		if hung && try == 1 {
+			t.Logf("chromium did not finish in 60 s; trying once more")
+			continue
+		}
+		t.Fatalf("chromium (try %d): %v\n%s", try, err, stderr.String())
 	}
 	body := bodyTag.Find(dom)
 	if body == nil {
