@@ -129,13 +129,21 @@ func ReadUsage(pid int) (u Usage, ok bool) {
 	return u, true
 }
 
-// RSS is the resident memory of the server's members, in bytes.
-func RSS(leader int) int64 {
-	var sum int64
+// Total is the usage of the server's members together: CPU seconds and
+// resident bytes. ok is false when none of them could be read.
+func Total(leader int) (total Usage, ok bool) {
 	for _, pid := range Members(leader) {
-		if u, ok := ReadUsage(pid); ok {
-			sum += u.RSS
+		if u, read := ReadUsage(pid); read {
+			total.CPU += u.CPU
+			total.RSS += u.RSS
+			ok = true
 		}
 	}
-	return sum
+	return total, ok
+}
+
+// RSS is the resident memory of the server's members, in bytes.
+func RSS(leader int) int64 {
+	u, _ := Total(leader)
+	return u.RSS
 }
