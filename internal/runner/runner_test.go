@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -234,8 +235,11 @@ func TestQuotaRun(t *testing.T) {
 		if tr.Placement.QuotaMechanism == "" || tr.Placement.Quota != 0.5 {
 			t.Errorf("placement %+v", tr.Placement)
 		}
-		matches, _ := filepath.Glob("/sys/fs/cgroup/cpu/restbench-*")
-		matches2, _ := filepath.Glob("/sys/fs/cgroup/unified/restbench-*")
+		// Only this process's groups (cpu.Quota names them restbench-PID-…):
+		// a restbench run elsewhere on the machine has groups of its own.
+		mine := fmt.Sprintf("restbench-%d-*", os.Getpid())
+		matches, _ := filepath.Glob("/sys/fs/cgroup/cpu/" + mine)
+		matches2, _ := filepath.Glob("/sys/fs/cgroup/unified/" + mine)
 		if len(matches)+len(matches2) > 0 {
 			t.Errorf("cgroups left behind: %v %v", matches, matches2)
 		}
