@@ -63,11 +63,12 @@ export function streamFilter(req, res, min) {
     let first = true;
     let over = false;
 
-    const finish = () => {
-      if (over) return false;
+    // stop ends the exchange, once: nothing more is read or written.
+    const stop = () => {
       over = true;
+      req.unpipe(records);
+      records.destroy();
       resolve();
-      return true;
     };
     const flush = () => {
       if (!started) {
@@ -84,9 +85,8 @@ export function streamFilter(req, res, min) {
     };
     const fail = (err) => {
       if (over) return;
-      req.unpipe(records);
-      records.destroy();
-      if (!finish() || res.destroyed) return;
+      stop();
+      if (res.destroyed) return;
       if (started) {
         res.destroy();
         return;
@@ -118,16 +118,13 @@ export function streamFilter(req, res, min) {
       if (over) return;
       flush();
       res.end(']');
-      finish();
+      stop();
     });
     records.on('error', fail);
     req.on('error', fail);
     // The client went away: nothing more to write, and the parser stops.
     res.on('close', () => {
-      if (over) return;
-      req.unpipe(records);
-      records.destroy();
-      finish();
+      if (!over) stop();
     });
     req.pipe(records);
   });
