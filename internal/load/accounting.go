@@ -1,7 +1,6 @@
 package load
 
 import (
-	"math"
 	"slices"
 
 	"restbench/internal/result"
@@ -30,9 +29,7 @@ func (g *generator) account(res *result.Load) {
 			}
 			res.Missed = missed
 		}
-		if res.RPS < 0.95*g.rate && res.DurationS > 0 {
-			res.Flags = append(res.Flags, result.FlagBehindSchedule)
-		}
+		res.ConnectionsNeeded = result.NeededConnections(g.rate, res.Service)
 	}
 
 	var done []int64
@@ -51,9 +48,6 @@ func (g *generator) account(res *result.Load) {
 	if len(done) > 0 {
 		slices.Sort(done)
 		res.PerConnection = &result.PerConnection{Min: done[0], Median: done[len(done)/2], Max: done[len(done)-1], Stalled: stalled}
-		if stalled > 0 {
-			res.Flags = append(res.Flags, result.FlagStalledConnections)
-		}
 	}
 
 	// Little's law holds for a closed loop whose connections are all busy
@@ -66,10 +60,8 @@ func (g *generator) account(res *result.Load) {
 			sum += l.inWindow
 		}
 		res.Little = little(g.conns, sum, res.DurationS)
-		if math.Abs(res.Little.Ratio-1) > 0.10 {
-			res.Flags = append(res.Flags, result.FlagInconsistent)
-		}
 	}
+	res.Flags = append(res.Flags, result.ValidityFlags(res)...)
 }
 
 // windowClosed says whether the loops closed the window (a -d deadline or a

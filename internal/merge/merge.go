@@ -106,7 +106,8 @@ func Loads(loads []*result.Load, names []string) (*result.Load, error) {
 	}
 	m.PerConnection = perConnection(loads)
 	m.Little = little(loads, m.DurationS)
-	m.Flags = flags(m)
+	m.ConnectionsNeeded = result.NeededConnections(m.TargetRPS, m.Service)
+	m.Flags = result.ValidityFlags(m)
 	if err := result.CheckAccounting(m); err != nil {
 		return nil, fmt.Errorf("the merged result does not balance (a bug in merge or in one input; run restbench merge on each input alone to find it):\n%w", err)
 	}
@@ -312,21 +313,6 @@ func little(loads []*result.Load, seconds float64) *result.Little {
 	out.InFlight = inWindowS / seconds
 	out.Ratio = out.InFlight / float64(out.Connections)
 	return out
-}
-
-// flags says of the merged result what the generator would have said of it.
-func flags(m *result.Load) []string {
-	var f []string
-	if m.PerConnection != nil && m.PerConnection.Stalled > 0 {
-		f = append(f, result.FlagStalledConnections)
-	}
-	if m.Little != nil && math.Abs(m.Little.Ratio-1) > result.LittleTolerance {
-		f = append(f, result.FlagInconsistent)
-	}
-	if m.TargetRPS > 0 && m.DurationS > 0 && m.RPS < result.BehindSchedule*m.TargetRPS {
-		f = append(f, result.FlagBehindSchedule)
-	}
-	return f
 }
 
 // mergedSettings are the shared settings with the per-generator shares added

@@ -13,8 +13,23 @@ import (
 const LittleTolerance = 0.10
 
 // BehindSchedule is the share of its target rate below which an open loop
-// is flagged behind-schedule.
-const BehindSchedule = 0.95
+// is flagged behind-schedule, AheadOfSchedule the share above which it is
+// flagged ahead-of-schedule.
+const (
+	BehindSchedule  = 0.95
+	AheadOfSchedule = 1.05
+)
+
+// ConnectionBound is the share of its connections an open loop's rate may
+// need (target × mean service time) before the connections, not the
+// server, limit it: at 90 % a burst finds every connection busy.
+const ConnectionBound = 0.90
+
+// CensoredShare is the share of the responses that unfinished requests
+// older than the median latency may reach before the latency figures are
+// flagged censored: those requests' latencies, all above the median, are
+// missing from them.
+const CensoredShare = 0.01
 
 // CheckAccounting returns every accounting invariant l breaks, joined, or
 // nil. They are the definitions of docs/results.md; the generator's tests,
@@ -146,6 +161,12 @@ func CheckAccounting(l *Load) error {
 			fail("open loop: %.1f of %.1f req/s, flags %v (flag %q below %.0f %%)",
 				l.RPS, l.TargetRPS, l.Flags, FlagBehindSchedule, 100*BehindSchedule)
 		}
+		if want := NeededConnections(l.TargetRPS, l.Service); l.Service != nil && !near(l.ConnectionsNeeded, want) {
+			fail("open loop: connections_needed %.2f, but %.1f req/s × %.3f ms service = %.2f", l.ConnectionsNeeded, l.TargetRPS, l.Service.Mean, want)
+		}
+	}
+	if want := ValidityFlags(l); !sameLoadFlags(l.Flags, want) {
+		fail("flags %v, but the counts say %v (result.ValidityFlags)", l.Flags, want)
 	}
 	return errors.Join(errs...)
 }

@@ -147,7 +147,12 @@ type Load struct {
 	PerConnection *PerConnection `json:"per_connection,omitempty"`
 	// Little is the closed loop's self-check: connections ~= rps x mean.
 	Little *Little `json:"little,omitempty"`
-	// Flags: FlagStalledConnections, FlagInconsistent, FlagBehindSchedule.
+	// ConnectionsNeeded is an open loop's target × mean service time: the
+	// requests in flight the rate needs (Little's law). At 90 % of the
+	// connections or more the generator, not the server, limits the rate
+	// (FlagConnectionBound).
+	ConnectionsNeeded float64 `json:"connections_needed,omitempty"`
+	// Flags say whether the load did what was asked: ValidityFlags.
 	Flags   []string          `json:"flags,omitempty"`
 	Targets map[string]*Stats `json:"targets,omitempty"`
 	Probe   *Stats            `json:"probe,omitempty"`
@@ -159,10 +164,15 @@ type Load struct {
 }
 
 // Flags a load result can carry (a trial copies them into its own Flags).
+// ValidityFlags derives every one of them from the counts; docs/results.md
+// says what each means and what to change.
 const (
 	FlagStalledConnections = "stalled-connections" // some connection completed nothing in the window
 	FlagInconsistent       = "inconsistent"        // Little's law is off by more than 10 %: an accounting bug or a stall
 	FlagBehindSchedule     = "behind-schedule"     // open loop: achieved < 95 % of the target rate
+	FlagAheadOfSchedule    = "ahead-of-schedule"   // open loop: achieved > 105 %: a backlog from before the window was worked off
+	FlagConnectionBound    = "connection-bound"    // open loop: target × mean service time needs >= 90 % of the connections
+	FlagCensored           = "censored"            // unfinished requests older than the median are > 1 % of the responses
 )
 
 // PerConnection counts completions per connection within the window.
