@@ -144,7 +144,7 @@ func evaluate(e result.Experiment, r *Results, trials map[string][]*result.Trial
 			}
 		}
 		if m == nil {
-			out = append(out, Verdict{Verdict: verdict.Evaluate(c, runs, trials)})
+			out = append(out, Verdict{Verdict: verdict.Evaluate(c, runs, trials, e.Looks)})
 			continue
 		}
 		set := map[string][]*result.Trial{}
@@ -164,10 +164,10 @@ func evaluate(e result.Experiment, r *Results, trials map[string][]*result.Trial
 			}
 		}
 		if len(here) == 0 {
-			out = append(out, Verdict{Verdict: verdict.Evaluate(c, runs, set), From: m})
+			out = append(out, Verdict{Verdict: verdict.Evaluate(c, runs, set, looksOn(m.results.Suite, e.Name)), From: m})
 			continue
 		}
-		v := verdict.Evaluate(c, runs, nil) // the claim's rule and published figure
+		v := verdict.Evaluate(c, runs, nil, e.Looks) // the claim's rule and published figure
 		v.Estimate, v.Lo, v.Hi, v.Pairs = 0, 0, 0, 0
 		for i := range v.Points {
 			v.Points[i].Measured = 0
@@ -178,6 +178,16 @@ func evaluate(e result.Experiment, r *Results, trials map[string][]*result.Trial
 		out = append(out, Verdict{Verdict: v})
 	}
 	return out
+}
+
+// looksOn is how many looks the stop rule had at experiment name in s.
+func looksOn(s result.Suite, name string) int {
+	for _, e := range s.Experiments {
+		if e.Name == name {
+			return e.Looks
+		}
+	}
+	return 1
 }
 
 // conclusionRuns are the run ids a conclusion reads, without repeats.

@@ -7,9 +7,11 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"restbench/internal/result"
+	"restbench/internal/verdict"
 )
 
 // chartRef is one drawn chart: File is relative to the report folder,
@@ -195,7 +197,37 @@ func writePublished(b *strings.Builder, e *ExperimentReport) {
 		}
 	}
 	fmt.Fprintf(b, "\n")
+	writePublishedLittle(b, e)
 }
+
+// writePublishedLittle checks every published closed-loop row with Little's
+// law, as the load accounting checks ours: req/s × mean latency is the
+// requests in flight, which a closed loop keeps at its connections.
+func writePublishedLittle(b *strings.Builder, e *ExperimentReport) {
+	header := false
+	for _, r := range e.Runs {
+		inFlight, ratio, ok := verdict.PublishedLittle(r.Info)
+		if !ok {
+			continue
+		}
+		if !header {
+			fmt.Fprintf(b, "Little's law on the published closed-loop rows (req/s × mean latency = requests in flight, which must equal the connections; off by more than %.0f %%: inconsistent, and claims resting on the row are graded \"published figures inconsistent\"):\n\n", 100*verdict.PublishedLittleTolerance)
+			fmt.Fprintf(b, "| run | published req/s | published mean ms | in flight | connections | in flight / connections | check |\n|---|---:|---:|---:|---:|---:|---|\n")
+			header = true
+		}
+		check := "consistent"
+		if math.Abs(ratio-1) > verdict.PublishedLittleTolerance {
+			check = "**inconsistent**"
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %d | %s | %s |\n", cell(r.label()), num(r.Info.Published["rps"]), num(r.Info.Published["latency_mean_ms"]),
+			num(inFlight), r.Info.Connections, ratio2(ratio), check)
+	}
+	if header {
+		fmt.Fprintf(b, "\n")
+	}
+}
+
+func ratio2(v float64) string { return strconv.FormatFloat(v, 'g', 3, 64) + "×" }
 
 // writeTargets shows each target of a mix and the probe on their own: the
 // point of a mix is that one endpoint's cost shows in another's latency.

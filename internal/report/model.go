@@ -75,6 +75,9 @@ const (
 	Inconclusive = verdict.Inconclusive
 	NotMeasured  = verdict.NotMeasured
 	NotRun       = verdict.NotRun
+
+	NotComparable         = verdict.NotComparable
+	PublishedInconsistent = verdict.PublishedInconsistent
 )
 
 // standardKeys are measured for every run, published or not.

@@ -53,6 +53,12 @@ type Experiment struct {
 	Stopped    string `json:"stopped,omitempty"`
 	StoppedWhy string `json:"stopped_why,omitempty"`
 	Rounds     int    `json:"rounds,omitempty"` // interleaved rounds measured
+	// Looks is how many times a stop rule may look at the verdicts before
+	// the rounds run out (max_trials − trials + 1): each look is a chance to
+	// stop on a lucky interval, so the intervals' coverage is corrected for
+	// all of them (verdict.Corrected). 0 or 1: the rounds were fixed before
+	// measuring.
+	Looks int `json:"looks,omitempty"`
 }
 
 // RunInfo is one cell of an experiment's matrix: one implementation with one
@@ -70,6 +76,11 @@ type RunInfo struct {
 	// Note stands beside the published figures when they came from another
 	// load than ours ("published at 100 parallel requests; here 10").
 	Note string `json:"note,omitempty"`
+	// Connections is the run's connection count, and OpenLoop whether it
+	// offers a rate: a closed loop's published row must obey Little's law
+	// with it (verdict.PublishedLittle).
+	Connections int  `json:"connections,omitempty"`
+	OpenLoop    bool `json:"open_loop,omitempty"`
 }
 
 // Conclusion is one published claim the report grades: what is compared
@@ -104,6 +115,34 @@ type Conclusion struct {
 	// Note stands beside the published figure: how a band was derived, or
 	// that the published load differs from ours (100 parallel against 10).
 	Note string `json:"note,omitempty" yaml:"note"`
+	// Kind tells the write-up's own conclusions ("", KindConclusion) from
+	// restbench's checks (KindCheck: generator cross-checks, comparisons
+	// the write-up's figures allow but its text does not make) and the A/A
+	// noise floor (KindAA, made by an experiment's aa: key).
+	Kind string `json:"kind,omitempty" yaml:"kind"`
+	// Requires is the claim's premise in cores and requests in flight: a
+	// machine or a load that does not meet it gets "not run here: needs …",
+	// never a verdict.
+	Requires *Requires `json:"requires,omitempty" yaml:"requires"`
+}
+
+// Conclusion kinds.
+const (
+	KindConclusion = "conclusion"
+	KindCheck      = "check"
+	KindAA         = "aa"
+)
+
+// Requires is what a claim's argument needs of every run it compares.
+type Requires struct {
+	// MinCores and MaxCores bound the CPUs the server had (its CPU list,
+	// or its quota when smaller): "uses parallelism" needs several, "12
+	// threads on 6 physical cores" exactly 6.
+	MinCores int `json:"min_cores,omitempty" yaml:"min_cores"`
+	MaxCores int `json:"max_cores,omitempty" yaml:"max_cores"`
+	// MinInFlight is the fewest requests in flight (connections): a thread
+	// count compared with too few requests leaves threads idle.
+	MinInFlight int `json:"min_in_flight,omitempty" yaml:"min_in_flight"`
 }
 
 // Point is one cell of a trend: run A (over run B, when given) at X.

@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -55,6 +56,10 @@ func (f *file) expand(scale string, langs map[string]string) ([]Run, []pending, 
 			}
 		}
 		labelRuns(exp, matrix)
+		exp, expPend, err := e.withAA(exp, expPend)
+		if err != nil {
+			return nil, nil, info, err
+		}
 		for i := range exp {
 			exp[i].ID = e.Name.V + "/" + exp[i].Label
 			if ids[exp[i].ID] {
@@ -305,11 +310,23 @@ func countImpl(runs []Run, impl string) int {
 func (e *experiment) info(runs []Run, scale string) (result.Experiment, error) {
 	ex := result.Experiment{Name: e.Name.V, Title: e.Title.V, Description: e.Description.V}
 	byID := map[string]*Run{}
+	minTrials, maxTrials := 0, 0
 	for i, r := range runs {
 		byID[r.ID] = &runs[i]
 		ex.Runs = append(ex.Runs, result.RunInfo{
 			ID: r.ID, Impl: r.Impl, Label: r.Label, Params: r.Params, Trials: r.Trials, Published: r.Published, Note: r.Note,
+			Connections: r.Load.Connections, OpenLoop: r.Load.Rate > 0 || r.RateOf != "",
 		})
+		least, most := r.Trials, max(r.Trials, r.MaxTrials)
+		if i == 0 || least < minTrials {
+			minTrials = least
+		}
+		maxTrials = max(maxTrials, most)
+	}
+	if maxTrials > minTrials {
+		// A stop rule may look after every round from the least to the
+		// most: each look is a chance to stop on a lucky interval.
+		ex.Looks = maxTrials - minTrials + 1
 	}
 	for _, c := range e.Conclusions.Items {
 		missing, key := "", "a"
@@ -332,7 +349,11 @@ func (e *experiment) info(runs []Run, scale string) (result.Experiment, error) {
 		// Every field of the conclusion goes on, the published ratio filled
 		// in (a trend's is its published points, which the verdict reads).
 		rc := c.Conclusion
-		if rc.Published == 0 && c.A != "" {
+		if rc.Published == 0 && c.A != "" && c.B == "" {
+			if pa, ok := publishedOf(byID[c.A].Published, c.Metric); ok {
+				rc.Published = pa
+			}
+		} else if rc.Published == 0 && c.A != "" {
 			pa, okA := publishedOf(byID[c.A].Published, c.Metric)
 			pb, okB := publishedOf(byID[c.B].Published, c.Metric)
 			if !okA || !okB || pb == 0 {
@@ -342,7 +363,41 @@ func (e *experiment) info(runs []Run, scale string) (result.Experiment, error) {
 		}
 		ex.Conclusions = append(ex.Conclusions, rc)
 	}
+	if e.AA != nil {
+		for _, r := range runs {
+			if strings.HasSuffix(r.Label, aaSuffix) {
+				ex.Conclusions = append(ex.Conclusions, result.Conclusion{
+					Text: "A/A: " + strings.TrimSuffix(r.Label, aaSuffix) + " against itself", Kind: result.KindAA,
+					Metric: e.AA.Metric.V, A: strings.TrimSuffix(r.ID, aaSuffix), B: r.ID, Claim: result.ClaimTie, Published: 1,
+					Note: "the same run twice in every round: the noise floor of this experiment's ratios",
+				})
+			}
+		}
+	}
 	return ex, nil
+}
+
+// aaSuffix ends the label of an A/A arm's twin.
+const aaSuffix = " A/A"
+
+// withAA adds the A/A arm's twin right after the run it repeats: the same
+// settings, measured in the same rounds, its own server each time.
+func (e *experiment) withAA(runs []Run, pends []pending) ([]Run, []pending, error) {
+	if e.AA == nil {
+		return runs, pends, nil
+	}
+	for i, r := range runs {
+		if r.Label == e.AA.Run.V {
+			twin := r
+			twin.Label, twin.Published, twin.Note = r.Label+aaSuffix, nil, ""
+			return slices.Insert(runs, i+1, twin), slices.Insert(pends, i+1, pends[i]), nil
+		}
+	}
+	var labels []string
+	for _, r := range runs {
+		labels = append(labels, r.Label)
+	}
+	return nil, nil, yamlfile.Errorf(e.AA.node, "run", "no run labelled %q in experiment %s at this scale (labels: %s)", e.AA.Run.V, e.Name.V, strings.Join(labels, ", "))
 }
 
 // publishedOf reads a published figure, or p99/p50 from two of them.

@@ -117,8 +117,33 @@ type experiment struct {
 	Scales      scales[scaleSettings] `yaml:"scales"`
 	Cells       cellList              `yaml:"cells"`
 	Conclusions conclusionList        `yaml:"conclusions"`
-	settings    `yaml:",inline"`
-	node        *yaml.Node
+	// AA measures one run twice in every round (the A/A arm): the ratio of
+	// the twins is the noise floor the experiment's verdicts sit on.
+	AA       *aaArm `yaml:"aa"`
+	settings `yaml:",inline"`
+	node     *yaml.Node
+}
+
+// aaArm names the run an A/A arm repeats, by its label, and the metric its
+// noise floor is read on.
+type aaArm struct {
+	Run    yamlfile.Text `yaml:"run"`
+	Metric yamlfile.Text `yaml:"metric"`
+	node   *yaml.Node
+}
+
+func (a *aaArm) UnmarshalYAML(n *yaml.Node) error {
+	a.node = n
+	if err := yamlfile.DecodeFields(n, "aa", a); err != nil {
+		return err
+	}
+	switch {
+	case a.Run.V == "" || a.Metric.V == "":
+		return yamlfile.Errorf(n, "aa", "needs run (a run's label in this experiment) and metric, e.g. {run: node-http, metric: rps}")
+	case !contains(conclusionMetrics, a.Metric.V):
+		return yamlfile.Errorf(n, "metric", "%q is not one of %s", a.Metric.V, strings.Join(conclusionMetrics, ", "))
+	}
+	return nil
 }
 
 // scaleSettings is an experiment's scale block: settings, and matrix axes
@@ -350,8 +375,11 @@ var Metrics = []string{
 }
 
 // conclusionMetrics are what a conclusion may compare: any published key,
-// and p99_p50, the tail's shape (verdict.ShapeKey; published: p99_ms/p50_ms).
-var conclusionMetrics = append(slices.Clone(Metrics), "p99_p50")
+// p99_p50, the tail's shape (verdict.ShapeKey; published: p99_ms/p50_ms),
+// achieved, an open loop's req/s over its target (verdict.AchievedKey), and
+// the light requests' latency of a work_share mix (light_…).
+var conclusionMetrics = append(slices.Clone(Metrics), "p99_p50", "achieved",
+	"light_latency_mean_ms", "light_p50_ms", "light_p99_ms")
 
 // published is the figures the write-up printed for a cell, by metric.
 type published map[string]float64
@@ -388,6 +416,12 @@ func (c *conclusion) UnmarshalYAML(n *yaml.Node) error {
 	if err := yamlfile.DecodeFields(n, "conclusions", &c.Conclusion); err != nil {
 		return err
 	}
+	if v := yamlfile.Value(n, "requires"); v != nil {
+		var rq result.Requires // strictly: a misspelt premise must not pass unnoticed
+		if err := yamlfile.DecodeFields(v, "requires", &rq); err != nil {
+			return err
+		}
+	}
 	trend := c.Claim == result.ClaimGrows || c.Claim == result.ClaimShrinks
 	switch {
 	case c.Text == "" || c.Metric == "":
@@ -396,8 +430,12 @@ func (c *conclusion) UnmarshalYAML(n *yaml.Node) error {
 		return yamlfile.Errorf(c.at("claim"), "claim", "%q is not one of %s", c.Claim, strings.Join(result.Claims, ", "))
 	case trend && len(c.Points) < 2:
 		return yamlfile.Errorf(n, "points", "a %s claim needs two or more points ({x: 100, a: RUN, b: RUN}; b optional)", c.Claim)
-	case !trend && (c.A == "" || c.B == ""):
-		return yamlfile.Errorf(n, "conclusions", "each needs text, metric, a and b (run ids)")
+	case c.Kind != "" && c.Kind != result.KindConclusion && c.Kind != result.KindCheck:
+		return yamlfile.Errorf(c.at("kind"), "kind", "%q is not one of %s (the write-up's) or %s (restbench's own)", c.Kind, result.KindConclusion, result.KindCheck)
+	case !trend && c.A == "":
+		return yamlfile.Errorf(n, "conclusions", "each needs text, metric, a and b (run ids; b may be left out of a band on one run's own figure)")
+	case !trend && c.B == "" && c.Claim != result.ClaimBand:
+		return yamlfile.Errorf(n, "b", "a %s claim compares two runs: give b (only a band may grade one run's own figure)", firstNonEmptyString(c.Claim, result.ClaimDirection))
 	case !contains(conclusionMetrics, c.Metric):
 		return yamlfile.Errorf(c.at("metric"), "metric", "%q is not one of %s", c.Metric, strings.Join(conclusionMetrics, ", "))
 	case c.Claim == result.ClaimBand && c.Low <= 0:
@@ -441,4 +479,13 @@ func (c *conclusion) at(key string) *yaml.Node {
 		return v
 	}
 	return c.node
+}
+
+func firstNonEmptyString(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
 }

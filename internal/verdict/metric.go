@@ -13,6 +13,10 @@ import (
 // the median, whatever the machine's speed ("Go's latency stays flat").
 const ShapeKey = "p99_p50"
 
+// AchievedKey is an open loop's achieved rate over its target: whether a
+// server keeps up with what it is offered ("Node fits 5–10k req/s").
+const AchievedKey = "achieved"
+
 const mib = 1 << 20
 
 // Histograms decodes a trial's latency and probe histograms once; either is
@@ -45,6 +49,19 @@ func Value(t *result.Trial, hist, probe *hdrhistogram.Histogram, key string) (fl
 		}
 		return p99 / p50, true
 	}
+	if rest, ok := strings.CutPrefix(key, "light_"); ok {
+		// The light requests of a work_share mix: what the heavy ones do
+		// to them ("heavy requests affect the light ones").
+		st := l.Targets["light"]
+		if st == nil {
+			return 0, false
+		}
+		var h *hdrhistogram.Histogram
+		if st.Histogram != "" {
+			h, _ = result.DecodeHistogram(st.Histogram)
+		}
+		return StatsValue(st, h, strings.TrimPrefix(rest, "latency_"))
+	}
 	if rest, ok := strings.CutPrefix(key, "probe_"); ok {
 		if l.Probe == nil {
 			return 0, false
@@ -52,6 +69,11 @@ func Value(t *result.Trial, hist, probe *hdrhistogram.Histogram, key string) (fl
 		return StatsValue(l.Probe, probe, rest)
 	}
 	switch key {
+	case AchievedKey:
+		if l.TargetRPS <= 0 {
+			return 0, false
+		}
+		return l.RPS / l.TargetRPS, true
 	case "cpu_pct":
 		if t.Monitor == nil {
 			return 0, false

@@ -53,7 +53,7 @@ func EvaluateExperiment(e result.Experiment, trials map[string][]*result.Trial) 
 	}
 	var out []Verdict
 	for _, c := range e.Conclusions {
-		out = append(out, Evaluate(c, runs, trials))
+		out = append(out, Evaluate(c, runs, trials, e.Looks))
 	}
 	return out
 }

@@ -12,8 +12,10 @@ import (
 // and the change that line implies from the first X to the last. Judging
 // the slope of all points, not the last point against the first, keeps one
 // noisy cell from deciding. Rounds pair across points too: round k of every
-// cell of an experiment is measured side by side.
-func trend(v *Verdict, runs map[string]result.RunInfo, trials map[string][]*result.Trial, lo, hi float64, seed uint64) {
+// cell of an experiment is measured side by side, so each round gives one
+// fitted change, and the verdict reads the median of those changes with its
+// order-statistic interval, as a ratio claim reads its paired ratios.
+func trend(v *Verdict, runs map[string]result.RunInfo, trials map[string][]*result.Trial, lo, hi float64) {
 	c := v.Conclusion
 	if len(c.Points) < 2 {
 		decide(v, "a trend needs at least two points", lo, hi)
@@ -81,24 +83,35 @@ func trend(v *Verdict, runs map[string]result.RunInfo, trials map[string][]*resu
 			vals[i] = append(vals[i], pp[r])
 		}
 	}
-	fit := func(idx []int) float64 {
+	changes := make([]float64, v.Pairs)
+	for k := range changes {
 		ys := make([]float64, len(vals))
 		for i := range vals {
-			ys[i] = math.Log(medianAt(vals[i], idx))
+			ys[i] = math.Log(vals[i][k])
 		}
-		return change(xs, ys)
-	}
-	all := make([]int, v.Pairs)
-	for i := range all {
-		all[i] = i
+		changes[k] = change(xs, ys)
 	}
 	for i := range v.Points {
-		v.Points[i].Measured = medianAt(vals[i], all)
+		v.Points[i].Measured = median(vals[i])
 	}
-	v.Estimate = fit(all)
-	v.Lo, v.Hi = bootstrap(v.Pairs, seed, fit)
+	v.Estimate = median(changes)
+	v.Interval = MedianInterval(changes, Confidence)
+	v.Lo, v.Hi = v.Interval.Lo, v.Interval.Hi
 	decide(v, "", lo, hi)
 	caution(v, warn)
+	var bs []Break
+	for _, p := range c.Points {
+		for _, id := range []string{p.A, p.B} {
+			if id != "" {
+				b, _ := breaks(id, c.Metric, runs[id], trials[id])
+				bs = append(bs, b...)
+			}
+		}
+	}
+	// A trend has no side that a bound could favour: any flag that touches
+	// its metric leaves it not comparable.
+	v.Breaks = bs
+	comparable(v, Unknown, lo, hi)
 }
 
 // change fits ys = a + b·xs by least squares (ys are logarithms) and returns

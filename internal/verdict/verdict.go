@@ -1,5 +1,6 @@
-// Package verdict grades a published conclusion (result.Conclusion) against
-// measured trials: holds, does not hold, or inconclusive.
+// Package verdict grades a conclusion (result.Conclusion) against measured
+// trials: holds, does not hold, inconclusive, or not comparable when a run
+// it rests on did not do what the claim needs.
 //
 // Every claim comes down to one ratio and a region it must fall in. A
 // direction claim ("Node is faster") wants A/B above 1, a band ("about 2×")
@@ -7,9 +8,19 @@
 // lead grows with connections") wants the fitted change of A/B over all its
 // points above 1. The ratio is taken per round: trial k of every run is
 // measured in round k, side by side, so A_k/B_k cancels whatever slowed the
-// machine during that round. The verdict reads a 95 % bootstrap interval of
-// the median paired ratio: wholly inside the region, the claim holds; wholly
-// outside, it does not; straddling a boundary, the trials cannot tell yet.
+// machine during that round. The verdict reads a distribution-free interval
+// of the median paired ratio (MedianInterval) whose exact coverage it
+// states: wholly inside the region, the claim holds; wholly outside, it does
+// not; straddling a boundary, the trials cannot tell. Below MinCoverage (5
+// rounds) there is no verdict.
+//
+// Before the interval counts, the runs must carry the claim: a run flagged
+// behind-schedule, connection-bound, censored... (validity.go) makes the
+// claim not comparable, unless the flag biases the ratio against the claim
+// and the claim holds all the same (a bound); a published closed-loop row
+// that breaks Little's law makes it "published figures inconsistent"; a
+// premise in cores or requests in flight the runs do not meet makes it "not
+// run here".
 package verdict
 
 import (
@@ -23,16 +34,21 @@ import (
 
 // Outcomes.
 const (
-	Holds        = "holds"
-	DoesNotHold  = "does not hold here"
-	Inconclusive = "inconclusive"
-	NotMeasured  = "not measured"
-	NotRun       = "not run here"
+	Holds                 = "holds"
+	DoesNotHold           = "does not hold here"
+	Inconclusive          = "inconclusive"
+	NotComparable         = "not comparable"
+	PublishedInconsistent = "published figures inconsistent"
+	NotMeasured           = "not measured"
+	NotRun                = "not run here"
 )
 
-// MinPairs is the fewest paired rounds a verdict rests on: with fewer, an
-// interval is one or two numbers, not a measure of spread.
-const MinPairs = 3
+// Outcomes lists every outcome in the order the report counts them.
+var Outcomes = []string{Holds, DoesNotHold, Inconclusive, NotComparable, PublishedInconsistent, NotRun, NotMeasured}
+
+// MinPairs is the fewest paired rounds whose min–max interval reaches
+// MinCoverage: 5 (93.75 %).
+const MinPairs = 5
 
 // MinProbes is the fewest heartbeat probes a cell needs before a verdict on
 // a probe_ metric: with 2 or 3 probes a trial's mean is one stall or none.
@@ -43,20 +59,31 @@ const DefaultTolerance = 0.05
 
 // Verdict is one conclusion graded.
 type Verdict struct {
-	// Conclusion as given, with Published filled in from the runs'
-	// published figures when the suite left it 0.
+	// Conclusion as given, with Published filled in from the runs' published
+	// figures when the suite left it 0.
 	result.Conclusion
-	// Estimate is the median paired ratio A/B (a trend: the fitted change
-	// over its points); Lo and Hi bound its 95 % bootstrap interval.
+	// Estimate is the median paired ratio A/B (a trend: the median of the
+	// rounds' fitted changes); Lo and Hi bound its interval.
 	Estimate, Lo, Hi float64
+	// Interval is how Lo and Hi were chosen and what they cover; Looks how
+	// many times a stop rule looked (its coverage is corrected for them).
+	Interval Interval
+	Looks    int
 	// Pairs is the number of paired rounds the estimate rests on.
 	Pairs int
 	// Points are a trend's cells: published and measured at each X.
 	Points []PointValue
-	// Rule says what decided, e.g. "95 % interval inside 1.60–2.50×".
+	// Rule says what decided, e.g. "interval inside 1.60–2.50×".
 	Rule    string
 	Outcome string
-	// Why says what is missing when the outcome is not holds or does not hold.
+	// Bound is "lower" or "upper" when the claim holds as a bound: a run it
+	// rests on is flagged, but the flag can only push the ratio towards the
+	// claim's boundary.
+	Bound string
+	// Breaks are the flags of the runs that touch the claim's metric.
+	Breaks []Break
+	// Why says what is missing when the outcome is not holds or does not
+	// hold, or why it holds only as a bound.
 	Why string
 }
 
@@ -67,20 +94,27 @@ type PointValue struct {
 	Published, Measured float64
 }
 
+// Coverage is the interval's coverage after the stop rule's looks.
+func (v Verdict) Coverage() float64 { return Corrected(v.Interval.Coverage, v.Looks) }
+
+// Own reports whether the claim is restbench's, not the write-up's.
+func (v Verdict) Own() bool { return v.Kind == result.KindCheck || v.Kind == result.KindAA }
+
 // Decided reports whether more rounds cannot change the verdict: it holds or
-// does not, or it cannot be measured on this machine at all.
+// does not, its runs cannot carry it, or it cannot be measured here at all.
 func (v Verdict) Decided() bool {
 	switch v.Outcome {
-	case Holds, DoesNotHold, NotRun:
+	case Holds, DoesNotHold, NotRun, NotComparable, PublishedInconsistent:
 		return true
 	}
 	return false
 }
 
 // Evaluate grades c against the trials of its experiment, by run id. runs
-// gives the published figures the claim is read from when c.Published is 0.
-func Evaluate(c result.Conclusion, runs map[string]result.RunInfo, trials map[string][]*result.Trial) Verdict {
-	v := Verdict{Conclusion: c, Outcome: NotMeasured}
+// gives the published figures the claim is read from when c.Published is 0;
+// looks is how many times a stop rule may look (result.Experiment.Looks).
+func Evaluate(c result.Conclusion, runs map[string]result.RunInfo, trials map[string][]*result.Trial, looks int) Verdict {
+	v := Verdict{Conclusion: c, Outcome: NotMeasured, Looks: max(looks, 1)}
 	if v.Claim == "" {
 		v.Claim = result.ClaimDirection
 	}
@@ -89,9 +123,13 @@ func Evaluate(c result.Conclusion, runs map[string]result.RunInfo, trials map[st
 	}
 	lo, hi := region(v.Conclusion)
 	v.Rule = rule(v.Conclusion, lo, hi)
-	seed := seedOf(c)
+	if why := unmet(c, trials); why != "" {
+		v.Outcome, v.Why = NotRun, why
+		return v
+	}
 	if v.Claim == result.ClaimGrows || v.Claim == result.ClaimShrinks {
-		trend(&v, runs, trials, lo, hi, seed)
+		trend(&v, runs, trials, lo, hi)
+		published(&v, runs)
 		return v
 	}
 	if v.Published == 0 {
@@ -100,24 +138,162 @@ func Evaluate(c result.Conclusion, runs map[string]result.RunInfo, trials map[st
 	sa, cautionA, why := series(c.A, c.Metric, runs, trials)
 	var sb rounds
 	var cautionB string
-	if why == "" {
+	if why == "" && c.B != "" {
 		sb, cautionB, why = series(c.B, c.Metric, runs, trials)
 	}
 	if why != "" {
 		decide(&v, why, lo, hi)
 		return v
 	}
-	ratios, n := pairRatios(sa, sb)
-	v.Pairs = n
-	if n == 0 {
+	var ratios []float64
+	if c.B == "" {
+		ratios = values(sa)
+	} else {
+		ratios = pairRatios(sa, sb)
+	}
+	v.Pairs = len(ratios)
+	if v.Pairs == 0 {
 		decide(&v, fmt.Sprintf("no round measured both %s and %s", c.A, c.B), lo, hi)
 		return v
 	}
 	v.Estimate = median(ratios)
-	v.Lo, v.Hi = bootstrap(n, seed, func(idx []int) float64 { return medianAt(ratios, idx) })
+	v.Interval = MedianInterval(ratios, Confidence)
+	v.Lo, v.Hi = v.Interval.Lo, v.Interval.Hi
 	decide(&v, "", lo, hi)
 	caution(&v, firstNonEmpty(cautionA, cautionB))
+	ba, biasA := breaks(c.A, c.Metric, runs[c.A], trials[c.A])
+	bias := biasA
+	v.Breaks = ba
+	if c.B != "" {
+		bb, biasB := breaks(c.B, c.Metric, runs[c.B], trials[c.B])
+		v.Breaks, bias = append(v.Breaks, bb...), ratioBias(biasA, biasB)
+	}
+	comparable(&v, bias, lo, hi)
+	published(&v, runs)
 	return v
+}
+
+// comparable turns a verdict resting on flagged runs into "not comparable",
+// or into a bound when the flags can only push the ratio towards the claim's
+// boundary and it holds all the same: a floor of the ratio above the lower
+// edge of a claim open above, a ceiling below the upper edge of one open
+// below.
+func comparable(v *Verdict, bias Bias, lo, hi float64) {
+	if len(v.Breaks) == 0 || v.Outcome == NotRun || v.Outcome == NotMeasured {
+		return
+	}
+	var why []string
+	for _, b := range v.Breaks {
+		why = append(why, b.String())
+	}
+	gradable := v.Pairs >= MinPairs && v.Coverage() >= MinCoverage
+	switch {
+	case gradable && bias == Floor && math.IsInf(hi, 1) && v.Lo >= lo:
+		v.Outcome, v.Bound = Holds, "lower"
+		v.Why = "holds as a lower bound: " + strings.Join(why, "; ") + "; so the true ratio is at least the measured one"
+	case gradable && bias == Ceiling && lo == 0 && v.Hi <= hi:
+		v.Outcome, v.Bound = Holds, "upper"
+		v.Why = "holds as an upper bound: " + strings.Join(why, "; ") + "; so the true ratio is at most the measured one"
+	default:
+		v.Outcome, v.Bound = NotComparable, ""
+		v.Why = strings.Join(why, "; ")
+	}
+}
+
+// published grades a claim resting on a published closed-loop row that
+// breaks Little's law: the write-up's figures cannot all be true, so no
+// measurement can confirm or refute them. Ours stays beside it.
+func published(v *Verdict, runs map[string]result.RunInfo) {
+	if v.Outcome == NotRun || metricClass(v.Metric) != classThroughput && metricClass(v.Metric) != classLatency {
+		return
+	}
+	ids := []string{v.A, v.B}
+	for _, p := range v.Conclusion.Points {
+		ids = append(ids, p.A, p.B)
+	}
+	var off []string
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if id == "" || seen[id] {
+			continue
+		}
+		seen[id] = true
+		if why := publishedOff(runs[id]); why != "" {
+			off = append(off, why)
+		}
+	}
+	if len(off) == 0 {
+		return
+	}
+	here := ""
+	if v.Why != "" && v.Outcome != Holds && v.Outcome != DoesNotHold {
+		here = "; here " + v.Outcome + ": " + v.Why
+	} else if v.Pairs > 0 {
+		here = "; here it " + strings.TrimSuffix(v.Outcome, " here")
+	}
+	v.Outcome, v.Bound = PublishedInconsistent, ""
+	v.Why = strings.Join(off, "; ") + here
+}
+
+// unmet says which premise of c the runs do not meet, as "needs …", or "".
+func unmet(c result.Conclusion, trials map[string][]*result.Trial) string {
+	rq := c.Requires
+	if rq == nil {
+		return ""
+	}
+	ids := []string{c.A, c.B}
+	for _, p := range c.Points {
+		ids = append(ids, p.A, p.B)
+	}
+	for _, id := range ids {
+		for _, t := range trials[id] {
+			if t.Status != result.StatusOK {
+				continue
+			}
+			cores := countCPUs(t.Placement.ServerCPUs)
+			if q := t.Placement.Quota; q > 0 && t.Placement.QuotaApplied {
+				cores = min(cores, int(math.Ceil(q)))
+			}
+			inFlight := 0
+			if t.Load != nil {
+				inFlight = max(t.Load.Settings.Connections, t.Load.Settings.MaxConnections)
+			}
+			switch {
+			case rq.MinCores > 0 && cores < rq.MinCores:
+				return fmt.Sprintf("needs %d cores for the server (%s had %d)", rq.MinCores, id, cores)
+			case rq.MaxCores > 0 && cores > rq.MaxCores:
+				return fmt.Sprintf("needs at most %d cores for the server, as the claim's premise has (%s had %d)", rq.MaxCores, id, cores)
+			case rq.MinInFlight > 0 && inFlight > 0 && inFlight < rq.MinInFlight:
+				return fmt.Sprintf("needs %d requests in flight (%s had %d)", rq.MinInFlight, id, inFlight)
+			}
+		}
+	}
+	return ""
+}
+
+// countCPUs counts a CPU list such as "0-3,6".
+func countCPUs(list string) int {
+	n := 0
+	for _, part := range strings.Split(list, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		a, b, ok := strings.Cut(part, "-")
+		if !ok {
+			n++
+			continue
+		}
+		var x, y int
+		if _, err := fmt.Sscan(a, &x); err != nil {
+			continue
+		}
+		if _, err := fmt.Sscan(b, &y); err != nil {
+			continue
+		}
+		n += y - x + 1
+	}
+	return n
 }
 
 // decide sets the outcome from the interval and the region [lo, hi] the
@@ -138,9 +314,10 @@ func decide(v *Verdict, why string, lo, hi float64) {
 		v.Outcome = Inconclusive
 		v.Why = "the interval straddles a boundary of the claim; more rounds may settle it"
 	}
-	if v.Pairs < MinPairs {
+	if c := v.Coverage(); v.Pairs < MinPairs || c < MinCoverage {
 		v.Outcome = Inconclusive
-		v.Why = fmt.Sprintf("%d paired round(s); a verdict needs %d", v.Pairs, MinPairs)
+		v.Why = fmt.Sprintf("%d paired rounds give an interval of %s coverage; a verdict needs %s (%d rounds with the rounds fixed in advance)",
+			v.Pairs, Percent(c), Percent(MinCoverage), MinPairs)
 	}
 }
 
@@ -181,9 +358,12 @@ func region(c result.Conclusion) (lo, hi float64) {
 
 // rule is the region in words.
 func rule(c result.Conclusion, lo, hi float64) string {
-	what := "95 % interval of the paired ratio"
-	if c.Claim == result.ClaimGrows || c.Claim == result.ClaimShrinks {
-		what = "95 % interval of the fitted change over " + firstNonEmpty(c.Over, "the points")
+	what := "interval of the median paired ratio"
+	switch {
+	case c.Claim == result.ClaimGrows || c.Claim == result.ClaimShrinks:
+		what = "interval of the median fitted change over " + firstNonEmpty(c.Over, "the points")
+	case c.B == "":
+		what = "interval of the median"
 	}
 	switch {
 	case c.Claim == result.ClaimTie:
@@ -197,6 +377,8 @@ func rule(c result.Conclusion, lo, hi float64) string {
 }
 
 func x(v float64) string { return fmt.Sprintf("%.3g×", v) }
+
+func median(vs []float64) float64 { return result.Median(vs) }
 
 // rounds maps a round to the run's value in it.
 type rounds map[int]float64
@@ -250,8 +432,22 @@ func RoundOf(t *result.Trial) int {
 	return t.Trial
 }
 
+// values returns a run's values in round order.
+func values(a rounds) []float64 {
+	var keys []int
+	for r := range a {
+		keys = append(keys, r)
+	}
+	sort.Ints(keys)
+	out := make([]float64, len(keys))
+	for i, r := range keys {
+		out[i] = a[r]
+	}
+	return out
+}
+
 // pairRatios returns A/B for every round both runs measured, in round order.
-func pairRatios(a, b rounds) ([]float64, int) {
+func pairRatios(a, b rounds) []float64 {
 	var keys []int
 	for r := range a {
 		if vb, ok := b[r]; ok && vb != 0 {
@@ -263,7 +459,7 @@ func pairRatios(a, b rounds) ([]float64, int) {
 	for i, r := range keys {
 		out[i] = a[r] / b[r]
 	}
-	return out, len(out)
+	return out
 }
 
 // publishedRatio reads the claim's published ratio from the runs' figures:

@@ -65,7 +65,7 @@ func (f fixture) eval(c result.Conclusion) Verdict {
 			runs[id] = result.RunInfo{ID: id, Published: p}
 		}
 	}
-	return Evaluate(c, runs, trials)
+	return Evaluate(c, runs, trials, 1)
 }
 
 // TestIssueCases grades the eight cases of issue 10's table, with trials
@@ -84,7 +84,7 @@ func TestIssueCases(t *testing.T) {
 			c:    result.Conclusion{Text: "Go handles the sum about 2x faster", Metric: "rps", A: "go", B: "node", Claim: result.ClaimBand, Low: 1.6, High: 2.5},
 			f: fixture{
 				published: map[string]map[string]float64{"go": {"rps": 17280.86}, "node": {"rps": 7390.41}},
-				trials:    map[string][]fig{"go": rpsOf(24000, 26500, 27600), "node": rpsOf(5000, 5000, 4000)},
+				trials:    map[string][]fig{"go": rpsOf(24000, 26500, 27600, 24000, 26500), "node": rpsOf(5000, 5000, 4000, 5000, 5000)},
 			},
 			want: DoesNotHold,
 			check: func(t *testing.T, v Verdict) {
@@ -101,8 +101,8 @@ func TestIssueCases(t *testing.T) {
 			f: fixture{
 				published: map[string]map[string]float64{"go100": {"rps": 15847.80}, "node100": {"rps": 12925.33}, "go500": {"rps": 14682.27}, "node500": {"rps": 9673.37}},
 				trials: map[string][]fig{
-					"go100": rpsOf(19000, 19200, 19500), "node100": rpsOf(10000, 10000, 10000),
-					"go500": rpsOf(18400, 18600, 18800), "node500": rpsOf(10000, 10000, 10000),
+					"go100": rpsOf(19000, 19200, 19500, 19000, 19200), "node100": rpsOf(10000, 10000, 10000, 10000, 10000),
+					"go500": rpsOf(18400, 18600, 18800, 18400, 18600), "node500": rpsOf(10000, 10000, 10000, 10000, 10000),
 				},
 			},
 			want: DoesNotHold,
@@ -119,8 +119,8 @@ func TestIssueCases(t *testing.T) {
 			f: fixture{
 				published: map[string]map[string]float64{"node": {"p50_ms": 48, "p99_ms": 156}, "go": {"p50_ms": 34, "p99_ms": 41}},
 				trials: map[string][]fig{
-					"node": {{p50: 20, p99: 29}, {p50: 22, p99: 31.9}, {p50: 21, p99: 30.5}},
-					"go":   {{p50: 10, p99: 14.5}, {p50: 11, p99: 16}, {p50: 10.5, p99: 15.2}},
+					"node": {{p50: 20, p99: 29}, {p50: 22, p99: 31.9}, {p50: 21, p99: 30.5}, {p50: 20, p99: 29}, {p50: 22, p99: 31.9}},
+					"go":   {{p50: 10, p99: 14.5}, {p50: 11, p99: 16}, {p50: 10.5, p99: 15.2}, {p50: 10, p99: 14.5}, {p50: 11, p99: 16}},
 				},
 			},
 			want: DoesNotHold,
@@ -131,7 +131,7 @@ func TestIssueCases(t *testing.T) {
 			c:    result.Conclusion{Text: "Node's latency grows about 6x from 30 to 40 ms", Metric: "latency_mean_ms", A: "node40", B: "node30", Claim: result.ClaimBand, Low: 4.5, High: 7.1},
 			f: fixture{
 				published: map[string]map[string]float64{"node40": {"latency_mean_ms": 241}, "node30": {"latency_mean_ms": 42.6}},
-				trials:    map[string][]fig{"node40": meanOf(300, 210, 250), "node30": meanOf(50, 40, 45)},
+				trials:    map[string][]fig{"node40": meanOf(300, 210, 250, 300, 210), "node30": meanOf(50, 40, 45, 50, 40)},
 			},
 			want: Holds,
 		},
@@ -141,7 +141,7 @@ func TestIssueCases(t *testing.T) {
 			c:    result.Conclusion{Text: "1% of computation: Node's latency almost 488 times higher", Metric: "latency_mean_ms", A: "node1", B: "node0", Claim: result.ClaimBand, Low: 390, High: 610},
 			f: fixture{
 				published: map[string]map[string]float64{"node1": {"latency_mean_ms": 8830}, "node0": {"latency_mean_ms": 18.1}},
-				trials:    map[string][]fig{"node1": meanOf(3900, 4100, 4400), "node0": meanOf(20, 21, 19)},
+				trials:    map[string][]fig{"node1": meanOf(3900, 4100, 4400, 3900, 4100), "node0": meanOf(20, 21, 19, 20, 21)},
 			},
 			want: DoesNotHold,
 		},
@@ -151,7 +151,7 @@ func TestIssueCases(t *testing.T) {
 			c:    result.Conclusion{Text: "Node.js alone is about as fast as under PM2", Metric: "rps", A: "alone", B: "pm2", Claim: result.ClaimTie},
 			f: fixture{
 				published: map[string]map[string]float64{"alone": {"rps": 7390.41}, "pm2": {"rps": 7213.76}},
-				trials:    map[string][]fig{"alone": rpsOf(5000, 4000, 6000, 5500), "pm2": rpsOf(5050, 3960, 5940, 5500)},
+				trials:    map[string][]fig{"alone": rpsOf(5000, 4000, 6000, 5500, 4500), "pm2": rpsOf(5050, 3960, 5940, 5500, 4480)},
 			},
 			want: Holds,
 			check: func(t *testing.T, v Verdict) {
@@ -166,7 +166,7 @@ func TestIssueCases(t *testing.T) {
 			c:    result.Conclusion{Text: "1-CPU quota: GOMAXPROCS=4 far slower than GOMAXPROCS=1", Metric: "rps", A: "one", B: "four", Claim: result.ClaimBand, Low: 3},
 			f: fixture{
 				published: map[string]map[string]float64{"one": {"rps": 6209.90}, "four": {"rps": 579.77}},
-				trials:    map[string][]fig{"one": rpsOf(9400, 9300, 10400), "four": rpsOf(10000, 9900, 10000)},
+				trials:    map[string][]fig{"one": rpsOf(9400, 9300, 10400, 9400, 9300), "four": rpsOf(10000, 9900, 10000, 10000, 9900)},
 			},
 			want: DoesNotHold,
 		},
@@ -176,8 +176,8 @@ func TestIssueCases(t *testing.T) {
 			c:    result.Conclusion{Text: "All cores: the heartbeat starves far more under Node", Metric: "probe_mean_ms", A: "node", B: "go"},
 			f: fixture{
 				trials: map[string][]fig{
-					"node": {{probeMean: 900, probes: 3}, {probeMean: 700, probes: 3}, {probeMean: 1200, probes: 3}},
-					"go":   {{probeMean: 500, probes: 3}, {probeMean: 600, probes: 3}, {probeMean: 400, probes: 3}},
+					"node": {{probeMean: 900, probes: 3}, {probeMean: 700, probes: 3}, {probeMean: 1200, probes: 3}, {probeMean: 800, probes: 3}, {probeMean: 1000, probes: 3}},
+					"go":   {{probeMean: 500, probes: 3}, {probeMean: 600, probes: 3}, {probeMean: 400, probes: 3}, {probeMean: 450, probes: 3}, {probeMean: 550, probes: 3}},
 				},
 			},
 			want: Inconclusive,
@@ -252,7 +252,7 @@ func TestPairedByRound(t *testing.T) {
 		b[i].Round = r
 	}
 	trials := map[string][]*result.Trial{"a": a, "b": b}
-	v := Evaluate(result.Conclusion{Text: "t", Metric: "rps", A: "a", B: "b"}, runs, trials)
+	v := Evaluate(result.Conclusion{Text: "t", Metric: "rps", A: "a", B: "b"}, runs, trials, 1)
 	// Rounds: 1: 200/150, 2: 300/100, 3: 100/50.
 	want := result.Median([]float64{200.0 / 150, 300.0 / 100, 100.0 / 50})
 	if v.Pairs != 3 || math.Abs(v.Estimate-want) > 1e-12 {
@@ -262,7 +262,7 @@ func TestPairedByRound(t *testing.T) {
 	for _, t := range append(a, b...) {
 		t.Round = 0
 	}
-	v = Evaluate(result.Conclusion{Text: "t", Metric: "rps", A: "a", B: "b"}, runs, trials)
+	v = Evaluate(result.Conclusion{Text: "t", Metric: "rps", A: "a", B: "b"}, runs, trials, 1)
 	want = result.Median([]float64{300.0 / 50, 100.0 / 150, 200.0 / 100})
 	if math.Abs(v.Estimate-want) > 1e-12 {
 		t.Errorf("by trial number: estimate %v, want %v", v.Estimate, want)
@@ -282,13 +282,13 @@ func TestNotRunAndMissing(t *testing.T) {
 	runs := map[string]result.RunInfo{"six": {ID: "six"}, "one": {ID: "one"}}
 	trials := map[string][]*result.Trial{
 		"six": {{Run: "six", Trial: 1, Status: result.StatusNotRun, Error: "not run here: needs 6 cores"}},
-		"one": trialsOf("one", rpsOf(1, 2, 3)...),
+		"one": trialsOf("one", rpsOf(1, 2, 3, 1, 2)...),
 	}
-	v := Evaluate(result.Conclusion{Text: "t", Metric: "rps", A: "six", B: "one"}, runs, trials)
+	v := Evaluate(result.Conclusion{Text: "t", Metric: "rps", A: "six", B: "one"}, runs, trials, 1)
 	if v.Outcome != NotRun || v.Why != "needs 6 cores" || !v.Decided() {
 		t.Errorf("got %q %q, want not run: needs 6 cores", v.Outcome, v.Why)
 	}
-	v = Evaluate(result.Conclusion{Text: "t", Metric: "rps", A: "one", B: "nine"}, runs, trials)
+	v = Evaluate(result.Conclusion{Text: "t", Metric: "rps", A: "one", B: "nine"}, runs, trials, 1)
 	if v.Outcome != NotMeasured || !strings.Contains(v.Why, `"nine"`) {
 		t.Errorf("got %q %q, want not measured naming the unknown run", v.Outcome, v.Why)
 	}
@@ -322,8 +322,16 @@ func TestStopRule(t *testing.T) {
 	add(128, 100)
 	add(126, 100)
 	add(122, 100)
+	// Seven rounds: the interval that covers 95 % is their min–max, which
+	// holds the 0.95.
+	if ok, why := stop("e", trials); ok {
+		t.Fatalf("stopped after 7 rounds, one of them the other way: %s", why)
+	}
+	add(127, 100)
+	add(124, 100)
+	// Nine: the 2nd smallest to the 2nd largest covers 96 %, all above 1.
 	if ok, why := stop("e", trials); !ok {
-		t.Fatalf("did not stop after 7 rounds, 6 of them A ahead: %s", why)
+		t.Fatalf("did not stop after 9 rounds, 8 of them A ahead: %s", why)
 	}
 	if ok, _ := stop("bare", nil); !ok {
 		t.Errorf("an experiment without conclusions should stop at once")
@@ -348,13 +356,13 @@ func TestTrend(t *testing.T) {
 		want   string
 	}{
 		{"rising with a dip", result.ClaimGrows, map[string][]fig{
-			"p0": meanOf(10, 11, 10), "p1": meanOf(300, 280, 320), "p10": meanOf(200, 210, 190), "p25": meanOf(900, 950, 870), "p50": meanOf(2000, 2100, 1900),
+			"p0": meanOf(10, 11, 10, 10, 11), "p1": meanOf(300, 280, 320, 300, 280), "p10": meanOf(200, 210, 190, 200, 210), "p25": meanOf(900, 950, 870, 900, 950), "p50": meanOf(2000, 2100, 1900, 2000, 2100),
 		}, Holds},
 		{"falling but the last point above the first", result.ClaimGrows, map[string][]fig{
-			"p0": meanOf(100, 101, 99), "p1": meanOf(900, 950, 870), "p10": meanOf(500, 520, 480), "p25": meanOf(200, 210, 190), "p50": meanOf(110, 112, 108),
+			"p0": meanOf(100, 101, 99, 100, 101), "p1": meanOf(900, 950, 870, 900, 950), "p10": meanOf(500, 520, 480, 500, 520), "p25": meanOf(200, 210, 190, 200, 210), "p50": meanOf(110, 112, 108, 110, 112),
 		}, DoesNotHold},
 		{"falling, claimed to shrink", result.ClaimShrinks, map[string][]fig{
-			"p0": meanOf(100, 101, 99), "p1": meanOf(90, 95, 87), "p10": meanOf(50, 52, 48), "p25": meanOf(20, 21, 19), "p50": meanOf(11, 12, 10),
+			"p0": meanOf(100, 101, 99, 100, 101), "p1": meanOf(90, 95, 87, 90, 95), "p10": meanOf(50, 52, 48, 50, 52), "p25": meanOf(20, 21, 19, 20, 21), "p50": meanOf(11, 12, 10, 11, 12),
 		}, Holds},
 	}
 	for _, tc := range cases {
@@ -372,10 +380,10 @@ func TestTrend(t *testing.T) {
 	// A point that cannot run here makes the whole trend not run here.
 	runs := map[string]result.RunInfo{"a": {ID: "a"}, "b": {ID: "b"}}
 	trials := map[string][]*result.Trial{
-		"a": trialsOf("a", meanOf(1, 2, 3)...),
+		"a": trialsOf("a", meanOf(1, 2, 3, 1, 2)...),
 		"b": {{Run: "b", Trial: 1, Status: result.StatusNotRun, Error: "not run here: needs 12 cores"}},
 	}
-	v := Evaluate(result.Conclusion{Text: "t", Metric: "latency_mean_ms", Claim: result.ClaimGrows, Points: []result.Point{{X: 1, A: "a"}, {X: 2, A: "b"}}}, runs, trials)
+	v := Evaluate(result.Conclusion{Text: "t", Metric: "latency_mean_ms", Claim: result.ClaimGrows, Points: []result.Point{{X: 1, A: "a"}, {X: 2, A: "b"}}}, runs, trials, 1)
 	if v.Outcome != NotRun || v.Why != "needs 12 cores" {
 		t.Errorf("got %q %q, want not run here: needs 12 cores", v.Outcome, v.Why)
 	}

@@ -1,0 +1,303 @@
+package verdict
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"restbench/internal/result"
+)
+
+// FlagAcceptQueueOverflow is the trial flag the runner raises when the
+// kernel's listen queue overflowed during the trial (result.Trial.Flags).
+const FlagAcceptQueueOverflow = "accept-queue-overflow"
+
+// FlagShortWindow is not a trial's flag but a claim's: the window is
+// shorter than the published latency the claim is about, so no figure
+// measured in it can reach that latency (a censored measurement).
+const FlagShortWindow = "censored (window)"
+
+// Bias is what a flag does to a run's figure, as far as it is known: the
+// figure is a Floor (the truth is at least it), a Ceiling (at most it), or
+// Unknown. A claim resting on a floor or a ceiling may still hold as a
+// bound; on Unknown it is not comparable.
+type Bias int
+
+const (
+	Unbiased Bias = iota
+	Floor
+	Ceiling
+	Unknown
+)
+
+// metric classes a flag may or may not touch.
+const (
+	classThroughput = "throughput"
+	classLatency    = "latency"
+	classProbe      = "probe"
+	classResource   = "resource"
+	classSchedule   = "schedule"
+)
+
+func metricClass(metric string) string {
+	switch {
+	case metric == AchievedKey:
+		return classSchedule
+	case metric == "rps" || metric == "requests":
+		return classThroughput
+	case strings.HasPrefix(metric, "probe_"):
+		return classProbe
+	case metric == "cpu_pct" || metric == "cpu_peak_pct" || metric == "rss_mb" || metric == "cores_busy_pct" || metric == "client_cpu_share":
+		return classResource
+	}
+	return classLatency // latency_*, p*_ms, p99_p50, failed
+}
+
+// effect is what flag does to a figure of class, given every flag the
+// trial carries (a behind-schedule run that the generator limited is not a
+// saturated server).
+func effect(flag, class string, all []string) Bias {
+	generatorLimited := slices.Contains(all, result.FlagConnectionBound) || slices.Contains(all, result.FlagClientBound)
+	switch flag {
+	case result.FlagInconsistent, result.FlagQuotaNotApplied, result.FlagAheadOfSchedule:
+		if class == classResource && flag != result.FlagQuotaNotApplied {
+			return Unbiased
+		}
+		return Unknown
+	case FlagAcceptQueueOverflow:
+		if class == classThroughput || class == classLatency {
+			return Unknown
+		}
+	case result.FlagBehindSchedule:
+		switch {
+		case generatorLimited:
+			// The generator fell behind, not the server: the
+			// connection-bound or client-bound flag says what that does.
+			return Unbiased
+		case class == classLatency:
+			// A server that cannot keep up builds a queue that grows for
+			// as long as the window lasts: what was measured is a floor.
+			return Floor
+		case class == classThroughput:
+			return Unknown
+		}
+	case result.FlagConnectionBound, result.FlagClientBound:
+		// The generator held the server back: it could have served more,
+		// and (the wait for a free connection counted) sooner.
+		switch class {
+		case classThroughput, classSchedule:
+			return Floor
+		case classLatency:
+			return Ceiling
+		}
+	case result.FlagStalledConnections, result.FlagCensored, FlagShortWindow:
+		// The slowest requests are missing from the latency figures.
+		if class == classLatency {
+			return Floor
+		}
+	}
+	return Unbiased
+}
+
+// combine is the bias of a figure carrying two biases.
+func combine(a, b Bias) Bias {
+	switch {
+	case a == Unbiased:
+		return b
+	case b == Unbiased || a == b:
+		return a
+	}
+	return Unknown
+}
+
+// ratioBias is the bias of A/B from the biases of A and B.
+func ratioBias(a, b Bias) Bias {
+	flip := map[Bias]Bias{Unbiased: Unbiased, Floor: Ceiling, Ceiling: Floor, Unknown: Unknown}
+	return combine(a, flip[b])
+}
+
+// Break is a flag on a run a claim rests on, with what it does to the run's
+// figure and what to change.
+type Break struct {
+	Run, Flag string
+	Rounds    int // rounds that carried it
+	Of        int // rounds measured
+	Bias      Bias
+	Detail    string // the numbers behind the flag, and what to change
+}
+
+func (b Break) String() string {
+	s := fmt.Sprintf("%s: %s", b.Run, b.Flag)
+	if b.Of > 0 && b.Flag != FlagShortWindow {
+		s += fmt.Sprintf(" in %d of %d rounds", b.Rounds, b.Of)
+	}
+	if b.Detail != "" {
+		s += " (" + b.Detail + ")"
+	}
+	switch b.Bias {
+	case Floor:
+		s += "; its figure is a floor"
+	case Ceiling:
+		s += "; its figure is a ceiling"
+	}
+	return s
+}
+
+// breaks lists the flags of a run's successful trials that touch metric,
+// with the figure's overall bias, and adds a short window as a break of a
+// latency claim whose published latency the window cannot reach.
+func breaks(id, metric string, info result.RunInfo, trials []*result.Trial) ([]Break, Bias) {
+	class := metricClass(metric)
+	type seen struct {
+		n    int
+		bias Bias
+		last *result.Trial
+	}
+	byFlag := map[string]*seen{}
+	var order []string
+	of := 0
+	shortest := math.Inf(1)
+	for _, t := range trials {
+		if t.Status != result.StatusOK || t.Load == nil {
+			continue
+		}
+		of++
+		// A window a deadline closed can cut a latency short; one that
+		// waited for its -n requests saw every one finish.
+		if t.Load.DurationS > 0 && t.Load.Settings.MaxRequests == 0 {
+			shortest = math.Min(shortest, t.Load.DurationS)
+		}
+		all := slices.Concat(t.Flags, t.Load.Flags)
+		for _, f := range all {
+			b := effect(f, class, all)
+			if b == Unbiased {
+				continue
+			}
+			s := byFlag[f]
+			if s == nil {
+				s = &seen{}
+				byFlag[f] = s
+				order = append(order, f)
+			}
+			if s.last != t {
+				s.n++
+			}
+			s.bias, s.last = combine(s.bias, b), t
+		}
+	}
+	var out []Break
+	bias := Unbiased
+	for _, f := range order {
+		s := byFlag[f]
+		out = append(out, Break{Run: id, Flag: f, Rounds: s.n, Of: of, Bias: s.bias, Detail: detail(f, s.last)})
+		bias = combine(bias, s.bias)
+	}
+	if class == classLatency && !math.IsInf(shortest, 1) {
+		if pub := publishedValue(info.Published, metric); metric != ShapeKey && pub > shortest*1000 {
+			out = append(out, Break{Run: id, Flag: FlagShortWindow, Bias: Floor,
+				Detail: fmt.Sprintf("the %s window is shorter than the published %s: lengthen the window (duration)", seconds(shortest), ms(pub))})
+			bias = combine(bias, Floor)
+		}
+	}
+	return out, bias
+}
+
+// detail gives a flag's numbers, from one trial that carried it, and what
+// to change.
+func detail(flag string, t *result.Trial) string {
+	l := t.Load
+	switch flag {
+	case result.FlagBehindSchedule:
+		return fmt.Sprintf("achieved %s of %s req/s, %.0f %%: the server could not keep up; offer less (restbench capacity finds what it sustains)",
+			thousands(l.RPS), thousands(l.TargetRPS), 100*l.RPS/l.TargetRPS)
+	case result.FlagAheadOfSchedule:
+		return fmt.Sprintf("achieved %.0f %% of %s req/s: a backlog from before the window was worked off; lengthen the warm-up or offer less",
+			100*l.RPS/l.TargetRPS, thousands(l.TargetRPS))
+	case result.FlagConnectionBound:
+		svc := 0.0
+		if l.Service != nil {
+			svc = l.Service.Mean
+		}
+		need := math.Ceil(l.ConnectionsNeeded / result.ConnectionBound)
+		return fmt.Sprintf("%s req/s × %s needs %.0f connections, had %d; raise connections",
+			thousands(l.TargetRPS), ms(svc), need, result.OpenConnections(l))
+	case result.FlagClientBound:
+		share := 0.0
+		if t.Monitor != nil {
+			share = t.Monitor.ClientCPUShare
+		}
+		return fmt.Sprintf("the generator used %.0f %% of its CPU; give it more CPUs or fewer connections", 100*share)
+	case result.FlagStalledConnections:
+		if pc := l.PerConnection; pc != nil {
+			return fmt.Sprintf("%d of %d connections completed nothing, and the latency counts the others only; lengthen the window or use fewer connections",
+				pc.Stalled, l.Settings.Connections)
+		}
+	case result.FlagCensored:
+		return fmt.Sprintf("%d requests older than the median were unfinished at the close, %.1f %% of the responses; lengthen the window",
+			result.CensoredOverMedian(&l.Stats), 100*float64(result.CensoredOverMedian(&l.Stats))/float64(max(l.Responses, 1)))
+	case result.FlagInconsistent:
+		if lt := l.Little; lt != nil {
+			return fmt.Sprintf("Little's law: %.0f in flight on %d connections; the counts do not add up", lt.InFlight, lt.Connections)
+		}
+	case FlagAcceptQueueOverflow:
+		return "the listen queue overflowed: connections waited for SYN retransmission (1 s, 3 s, …); raise the server's backlog or open connections gradually"
+	case result.FlagQuotaNotApplied:
+		return "the CPU quota the run asks for could not be set; run as root with cgroups writable"
+	}
+	return ""
+}
+
+// LittleTolerance is how far a published closed-loop row's requests in
+// flight (req/s × mean latency) may stray from its connections before the
+// claims resting on it are graded "published figures inconsistent".
+const PublishedLittleTolerance = 0.25
+
+// PublishedLittle checks a published closed-loop row with Little's law: with
+// C connections always busy, C = req/s × mean latency. ok is false when the
+// row is not a closed loop's or lacks req/s or the mean.
+func PublishedLittle(r result.RunInfo) (inFlight, ratio float64, ok bool) {
+	rps, mean := r.Published["rps"], r.Published["latency_mean_ms"]
+	if r.OpenLoop || r.Connections <= 0 || rps <= 0 || mean <= 0 {
+		return 0, 0, false
+	}
+	inFlight = rps * mean / 1000
+	return inFlight, inFlight / float64(r.Connections), true
+}
+
+// publishedOff says why a run's published row breaks Little's law, or "".
+func publishedOff(r result.RunInfo) string {
+	inFlight, ratio, ok := PublishedLittle(r)
+	if !ok || math.Abs(ratio-1) <= PublishedLittleTolerance {
+		return ""
+	}
+	return fmt.Sprintf("published %s: %s req/s × %s = %.0f in flight on %d connections (%s); a closed loop keeps exactly its connections in flight",
+		r.ID, thousands(r.Published["rps"]), ms(r.Published["latency_mean_ms"]), inFlight, r.Connections, xs(ratio))
+}
+
+func thousands(v float64) string {
+	s := fmt.Sprintf("%.0f", v)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	if neg {
+		s = "-" + s
+	}
+	return s
+}
+
+func ms(v float64) string {
+	switch {
+	case v >= 1000:
+		return fmt.Sprintf("%.3g s", v/1000)
+	case v >= 10:
+		return fmt.Sprintf("%.0f ms", v)
+	}
+	return fmt.Sprintf("%.2g ms", v)
+}
+
+func seconds(s float64) string { return fmt.Sprintf("%.3g s", s) }
+
+func xs(v float64) string { return fmt.Sprintf("%.2g×", v) }
