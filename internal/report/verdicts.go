@@ -239,7 +239,13 @@ func countLine(rows []summaryRow) string {
 		}
 		return s
 	}
-	return fmt.Sprintf("**The write-ups' conclusions, %s.** restbench's own checks, %s.", count(false), count(true))
+	line := fmt.Sprintf("**The write-ups' conclusions, %s.**", count(false))
+	for _, r := range rows {
+		if r.Own {
+			return line + fmt.Sprintf(" restbench's own checks, %s.", count(true))
+		}
+	}
+	return line
 }
 
 // noiseFloors describes each A/A arm: the twin's ratio to its run, median

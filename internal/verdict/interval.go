@@ -73,6 +73,9 @@ func Corrected(c float64, looks int) float64 {
 // "2nd–9th of 10 rounds, 97.9 %".
 func (iv Interval) Describe(looks int) string {
 	what := fmt.Sprintf("min–max of %d rounds", iv.N)
+	if iv.N == 1 {
+		what = "1 round"
+	}
 	if iv.K > 1 {
 		what = fmt.Sprintf("%s–%s of %d rounds", ordinal(iv.K), ordinal(iv.N-iv.K+1), iv.N)
 	}
