@@ -59,6 +59,15 @@ func coverage(n, k int) float64 {
 	return 1 - 2*b.CDF(float64(k-1))
 }
 
+// PerLook is the coverage each of looks looks must aim for so that all of
+// them together still reach conf (Bonferroni).
+func PerLook(conf float64, looks int) float64 {
+	if looks <= 1 {
+		return conf
+	}
+	return 1 - (1-conf)/float64(looks)
+}
+
 // Corrected is the coverage left when an interval of coverage c was looked
 // at looks times, each time free to stop (Bonferroni: each look may be
 // wrong with 1 − c, so all of them together at most looks × (1 − c)).

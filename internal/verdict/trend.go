@@ -95,7 +95,7 @@ func trend(v *Verdict, runs map[string]result.RunInfo, trials map[string][]*resu
 		v.Points[i].Measured = median(vals[i])
 	}
 	v.Estimate = median(changes)
-	v.Interval = MedianInterval(changes, Confidence)
+	v.Interval = MedianInterval(changes, PerLook(Confidence, v.Looks))
 	v.Lo, v.Hi = v.Interval.Lo, v.Interval.Hi
 	decide(v, "", lo, hi)
 	caution(v, warn)

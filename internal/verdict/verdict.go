@@ -157,7 +157,7 @@ func Evaluate(c result.Conclusion, runs map[string]result.RunInfo, trials map[st
 		return v
 	}
 	v.Estimate = median(ratios)
-	v.Interval = MedianInterval(ratios, Confidence)
+	v.Interval = MedianInterval(ratios, PerLook(Confidence, v.Looks))
 	v.Lo, v.Hi = v.Interval.Lo, v.Interval.Hi
 	decide(&v, "", lo, hi)
 	caution(&v, firstNonEmpty(cautionA, cautionB))
