@@ -201,3 +201,24 @@ func TestOpenLoopStoppedAfterItsRequests(t *testing.T) {
 			res.Requests, res.Unfinished, res.Due, res.Sent, res.Missed)
 	}
 }
+
+// TestOpenLoopSharesFollowConnections: 3 connections on 2 loops (2 on one,
+// 1 on the other) to a 20 ms server carry 150 req/s; 120 are asked for. The
+// loop with one connection must be offered a third of the schedule, not
+// half: at half it would need 60 req/s from a connection that carries 50,
+// miss the rest and fall behind while the other loop idles. Each connection
+// then carries about the same share.
+func TestOpenLoopSharesFollowConnections(t *testing.T) {
+	s := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(20 * time.Millisecond)
+		io.WriteString(w, "hello")
+	})
+	res := run(t, Config{URL: s.URL + "/", Connections: 3, Threads: 2, Rate: 120, Duration: 2 * time.Second, KeepAlive: true})
+	if slices.Contains(res.Flags, result.FlagBehindSchedule) || res.Missed*50 > res.Due {
+		t.Errorf("achieved %.0f of 120 req/s, due %d sent %d missed %d, flags %v: 3 connections carry 150 req/s, so none should be missed",
+			res.RPS, res.Due, res.Sent, res.Missed, res.Flags)
+	}
+	if p := res.PerConnection; p == nil || p.Max*4 > p.Min*5 {
+		t.Errorf("per connection %+v: each of the 3 connections should carry about a third", p)
+	}
+}

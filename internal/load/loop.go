@@ -29,11 +29,16 @@ type loop struct {
 	idle     connHeap  // connections without a request, by when they may send next
 	inflight int
 
-	// Open loop: this loop's share of the schedule. Arrival k is due at
-	// phase + k*period ns; arrival is the first one not yet sent, so every
-	// arrival before it went out and every due one from it on waits for a
-	// free connection (its latency runs from its due time all the same).
-	phase, period float64
+	// Open loop: this loop's share of the schedule. Arrival j of the whole
+	// schedule is due at j*interval ns and belongs to connection j % cycle;
+	// slots lists this loop's connections, so its own arrival k is arrival
+	// (k/len(slots))*cycle + slots[k%len(slots)] (newLoops). arrival is the
+	// first one not yet sent, so every arrival before it went out and every
+	// due one from it on waits for a free connection (its latency runs from
+	// its due time all the same).
+	slots         []int64
+	cycle         int64
+	interval      float64 // 0: closed loop
 	arrival       int64
 	sentBefore    int64   // arrivals sent before the window opened
 	sent          int64   // arrivals sent within the window
@@ -85,8 +90,11 @@ func (l *loop) add(id int) *conn {
 	return c
 }
 
-// due is when arrival k of the open loop should be sent.
-func (l *loop) due(k int64) int64 { return int64(l.phase + float64(k)*l.period) }
+// due is when this loop's arrival k of the open loop should be sent.
+func (l *loop) due(k int64) int64 {
+	n := int64(len(l.slots))
+	return int64(float64(k/n*l.cycle+l.slots[k%n]) * l.interval)
+}
 
 // run drives the connections until the window closes (-d, Ctrl-C, the end
 // of the main load for the probe) or, with -n, until every measured request
@@ -139,7 +147,7 @@ func (l *loop) run() {
 // allows (k6's remedy); otherwise the arrival waits for a connection.
 func (l *loop) startDue(now int64) {
 	g := l.g
-	if l.period == 0 {
+	if l.interval == 0 {
 		for l.idle.len() > 0 && l.idle.top().next <= now && l.ticket(now) {
 			l.start(l.idle.pop(), now, now)
 		}
@@ -184,7 +192,7 @@ func (l *loop) waitUntil(now int64) int64 {
 	}
 	if l.idle.len() > 0 && !l.ticketsOut {
 		next := l.idle.top().next
-		if l.period > 0 {
+		if l.interval > 0 {
 			// A free connection waits for the next arrival.
 			next = max(next, l.due(l.arrival))
 		}
@@ -392,7 +400,7 @@ func (l *loop) closeWindow(at int64) {
 			streams[c.target].censor(at - c.intended)
 		}
 	}
-	if l.period > 0 {
+	if l.interval > 0 {
 		for due := l.due(l.arrival); due < at; due = l.due(l.arrival) {
 			// A -n load owes its n requests and no more: a missed arrival
 			// takes the ticket it would have been sent with.

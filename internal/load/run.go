@@ -240,23 +240,32 @@ func sockaddr(a *net.TCPAddr) (int, unix.Sockaddr) {
 	return unix.AF_INET6, sa
 }
 
-// newLoops spreads g's connections over threads loops. In the open loop
-// each loop takes every threads-th arrival of the schedule: loop i sends
-// at (i + k*threads)/rate seconds, so that together they send at the rate.
+// newLoops spreads g's connections over threads loops, connection id on
+// loop id % threads. In the open loop arrival j of one constant-rate
+// schedule (due at j/rate s) belongs to connection j % conns, and so to
+// that connection's loop: each loop offers the share of the rate its
+// connections carry, and together the loops send each arrival once. (An
+// equal share per loop overloads a loop with fewer connections while
+// another idles.)
 func (g *generator) newLoops(threads int) ([]*loop, error) {
 	for i := range threads {
 		l, err := newLoop(g, uint64(i+1))
 		if err != nil {
 			return nil, fmt.Errorf("epoll: %w", err)
 		}
-		if g.rate > 0 {
-			l.phase, l.period = float64(i)*1e9/g.rate, float64(threads)*1e9/g.rate
-		}
 		g.loops = append(g.loops, l)
 	}
 	for id := range g.conns {
 		l := g.loops[id%threads]
 		l.idle.push(l.add(id))
+		if g.rate > 0 {
+			l.slots = append(l.slots, int64(id))
+		}
+	}
+	if g.rate > 0 {
+		for _, l := range g.loops {
+			l.cycle, l.interval = int64(g.conns), 1e9/g.rate
+		}
 	}
 	g.opened.Store(int64(g.conns))
 	return g.loops, nil
