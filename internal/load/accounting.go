@@ -23,13 +23,13 @@ func (g *generator) account(res *result.Load) {
 
 	if g.rate > 0 {
 		res.TargetRPS = g.rate
-		if windowClosed(g) {
-			for _, l := range g.loops {
-				res.Due += l.arrival - l.sentBefore
-				res.Sent += l.sent
-			}
-			res.Missed = missed
+		// A -n load that ran out owes nothing more: its due are the n it
+		// sent, none missed. A closed window adds the arrivals it never sent.
+		for _, l := range g.loops {
+			res.Due += l.arrival - l.sentBefore
+			res.Sent += l.sent
 		}
+		res.Missed = missed
 		if res.RPS < 0.95*g.rate && res.DurationS > 0 {
 			res.Flags = append(res.Flags, result.FlagBehindSchedule)
 		}

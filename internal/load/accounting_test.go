@@ -157,6 +157,16 @@ func TestOpenLoopBehindSchedule(t *testing.T) {
 	}
 }
 
+// TestOpenLoopRunsOut: an open loop with -n that sends its n requests owed
+// exactly those: due = sent = n, none missed.
+func TestOpenLoopRunsOut(t *testing.T) {
+	s := newServer(t, hello)
+	res := run(t, Config{URL: s.URL + "/", Connections: 4, Rate: 500, MaxRequests: 100, KeepAlive: true})
+	if res.Requests != 100 || res.Due != 100 || res.Sent != 100 || res.Missed != 0 {
+		t.Errorf("requests %d, due %d, sent %d, missed %d: want 100 due and sent, none missed", res.Requests, res.Due, res.Sent, res.Missed)
+	}
+}
+
 func TestMaxConnectionsErrors(t *testing.T) {
 	for _, cfg := range []Config{
 		{URL: "http://127.0.0.1:9/", Connections: 10, MaxConnections: 5, Rate: 100},

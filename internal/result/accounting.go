@@ -30,12 +30,12 @@ const BehindSchedule = 0.95
 //   - the timeline adds up to what finished in the window: requests −
 //     unfinished;
 //   - rates agree with counts over the window;
-//   - an open loop owes what was due: due = sent + missed; without -n, due
-//     is at least target × window (it also holds arrivals still waiting
-//     when the window opened), to within one arrival per connection and
-//     1 %; every request
-//     sent in the window is counted, so sent ≤ requests ≤ sent + the
-//     connections that can have carried a request into the window;
+//   - an open loop (a restbench one, with -d or -n) owes what was due:
+//     due = sent + missed; without -n, due is at least target × window (it
+//     also holds arrivals still waiting when the window opened), to within
+//     one arrival per connection and 1 %; every request sent in the window
+//     is counted, so sent ≤ requests ≤ sent + the connections that can have
+//     carried a request into the window;
 //   - per-connection counts are ordered, a connection that completed nothing
 //     is stalled, and none completed more than the window did;
 //   - the Little's-law record and the flags say what the numbers say.
@@ -89,11 +89,11 @@ func CheckAccounting(l *Load) error {
 			fail("the timeline holds %d requests, but %d finished in the window (%d requests − %d unfinished)", n, finished, l.Requests, l.Unfinished)
 		}
 	}
-	// Due and sent are counted when an open loop's window closed (-d, a
-	// stop); with -n every request was sent and there is nothing to owe.
-	// Other engines keep no schedule.
+	// Every restbench open loop counts due, sent and missed, a -n load
+	// that ran out of requests too (it owed the n it sent). Other engines
+	// keep no schedule.
 	ownSchedule := l.Settings.Engine == "" || l.Settings.Engine == "restbench"
-	if l.Due > 0 || l.Sent > 0 || l.Missed > 0 || (l.TargetRPS > 0 && l.Settings.MaxRequests == 0 && l.DurationS > 0 && ownSchedule) {
+	if l.Due > 0 || l.Sent > 0 || l.Missed > 0 || (l.TargetRPS > 0 && l.DurationS > 0 && ownSchedule) {
 		if l.Due != l.Sent+l.Missed {
 			fail("open loop: due %d, but sent %d + missed %d = %d", l.Due, l.Sent, l.Missed, l.Sent+l.Missed)
 		}
