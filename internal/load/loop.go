@@ -36,13 +36,13 @@ type loop struct {
 	// first one not yet sent, so every arrival before it went out and every
 	// due one from it on waits for a free connection (its latency runs from
 	// its due time all the same).
-	slots         []int64
-	cycle         int64
-	interval      float64 // 0: closed loop
-	arrival       int64
-	sentBefore    int64   // arrivals sent before the window opened
-	sent          int64   // arrivals sent within the window
-	missed        *stream // arrivals due before the window closed and never sent
+	slots      []int64
+	cycle      int64
+	interval   float64 // 0: closed loop
+	arrival    int64
+	sentBefore int64   // arrivals sent before the window opened
+	sent       int64   // arrivals sent within the window
+	missed     *stream // arrivals due before the window closed and never sent
 
 	// inWindow sums the time requests spent in flight within the window
 	// (ns), completed, failed and unfinished alike: divided by the window's
@@ -206,47 +206,37 @@ func cpuNS(ru *unix.Rusage) int64 {
 }
 
 // wait returns the events that are ready, blocking for at most ns
-// nanoseconds. epoll_pwait2 takes a nanosecond timeout; plain epoll_wait
-// rounds to milliseconds, which would send open-loop requests up to a
-// millisecond late and add that to their latency, so it is only the
-// fallback for kernels older than 5.11. See sys.go for raw and blocking
-// calls.
+// nanoseconds, in a raw system call (sys.go: the loop has a P to itself).
+// epoll_pwait2 takes a nanosecond timeout; epoll_pwait rounds to
+// milliseconds, which would send open-loop requests up to a millisecond
+// late and add that to their latency, so it is only the fallback where
+// epoll_pwait2 is refused: ENOSYS from a kernel older than 5.11, EPERM from
+// a seccomp profile that does not know the call (container runtimes',
+// Kubernetes pods' among them).
 func (l *loop) wait(ns int64) int {
 	if l.pwait2 {
-		var n int
-		var e unix.Errno
-		if l.g.ownP {
-			l.ts = unix.NsecToTimespec(max(ns, 0))
-			n, e = epollPwait2(l.epfd, l.events, &l.ts, false)
-		} else {
-			// Under load something is nearly always ready: poll first,
-			// and tell the runtime only when the wait may block.
-			l.ts = unix.Timespec{}
-			n, e = epollPwait2(l.epfd, l.events, &l.ts, false)
-			if e == 0 && n == 0 && ns > 0 {
-				l.ts = unix.NsecToTimespec(ns)
-				n, e = epollPwait2(l.epfd, l.events, &l.ts, true)
-			}
-		}
+		l.ts = unix.NsecToTimespec(max(ns, 0))
+		n, e := epollPwait2(l.epfd, l.events, &l.ts)
 		switch e {
 		case 0:
 			return n
 		case unix.EINTR:
 			return 0
-		case unix.ENOSYS:
+		case unix.ENOSYS, unix.EPERM:
 			l.pwait2 = false
 		default:
 			panic("epoll_pwait2: " + e.Error()) // only a bug in the loop gets here
 		}
 	}
-	n, err := unix.EpollWait(l.epfd, l.events, int((max(ns, 0)+999_999)/1e6))
-	if err == unix.EINTR {
+	n, e := epollPwait(l.epfd, l.events, int((max(ns, 0)+999_999)/1e6))
+	switch e {
+	case 0:
+		return n
+	case unix.EINTR:
 		return 0
+	default:
+		panic("epoll_pwait: " + e.Error())
 	}
-	if err != nil {
-		panic("epoll_wait: " + err.Error())
-	}
-	return n
 }
 
 // ticket says whether the request about to start may: with -n, every

@@ -35,7 +35,6 @@ type generator struct {
 	seconds    int     // length of the timeline; 0: unknown (-n)
 	max        int64   // measured requests to send; 0: no limit
 	base       time.Time
-	ownP       bool // every loop has a P to itself: it may block in raw system calls (sys.go)
 
 	opened  atomic.Int64 // connections opened so far (open loop growth)
 	tickets atomic.Int64 // measured requests started (-n)
@@ -145,18 +144,7 @@ func Run(ctx context.Context, cfg Config) (*result.Load, error) {
 		loops = append(loops, probeLoops...)
 	}
 
-	// Loops that each hold a P may block in raw system calls (sys.go),
-	// which costs the Go runtime nothing; that needs one P more than loops.
-	// GOMAXPROCS counts Ps, not CPUs: raising it does not let the generator
-	// use more CPU than its affinity allows.
-	if procs := runtime.GOMAXPROCS(0); procs <= len(loops) {
-		defer runtime.GOMAXPROCS(procs)
-		runtime.GOMAXPROCS(len(loops) + 1)
-	}
-	main.ownP = true
-	if probe != nil {
-		probe.ownP = true
-	}
+	defer reserveProcs(len(loops))()
 
 	base := time.Now()
 	main.base = base
