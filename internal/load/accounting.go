@@ -50,7 +50,8 @@ func (g *generator) account(res *result.Load) {
 	}
 	if len(done) > 0 {
 		slices.Sort(done)
-		res.PerConnection = &result.PerConnection{Min: done[0], Median: done[len(done)/2], Max: done[len(done)-1], Stalled: stalled}
+		res.PerConnection = &result.PerConnection{Min: done[0], Median: done[len(done)/2], Max: done[len(done)-1], Stalled: stalled,
+			FirstResponseMS: g.firstResponses()}
 		if stalled > 0 {
 			res.Flags = append(res.Flags, result.FlagStalledConnections)
 		}
@@ -70,6 +71,27 @@ func (g *generator) account(res *result.Load) {
 			res.Flags = append(res.Flags, result.FlagInconsistent)
 		}
 	}
+}
+
+// firstResponses summarises the connections' times from their first connect
+// attempt to their first response.
+func (g *generator) firstResponses() *result.FirstResponse {
+	var ns []int64
+	for _, l := range g.loops {
+		for _, c := range l.conns {
+			if c.firstResp >= 0 {
+				ns = append(ns, c.firstResp)
+			}
+		}
+	}
+	if len(ns) == 0 {
+		return nil
+	}
+	slices.Sort(ns)
+	ms := func(q float64) float64 { // nearest rank
+		return float64(ns[max(int(math.Ceil(q*float64(len(ns))))-1, 0)]) / 1e6
+	}
+	return &result.FirstResponse{Connections: len(ns), Min: ms(0), Median: ms(0.5), P99: ms(0.99), Max: ms(1)}
 }
 
 // windowClosed says whether the loops closed the window (a -d deadline or a

@@ -1,6 +1,7 @@
 package load
 
 import (
+	"bufio"
 	"context"
 	"io"
 	"math"
@@ -226,5 +227,32 @@ func TestOpenLoopSharesFollowConnections(t *testing.T) {
 	if p == nil || p.Max*4 > p.Min*5 || res.Missed*10 > res.Due {
 		t.Errorf("per connection %+v, due %d sent %d missed %d: each of the 3 connections should carry a third of the 90 due, none missed",
 			p, res.Due, res.Sent, res.Missed)
+	}
+}
+
+// TestFirstResponse: a server that answers each connection's first request
+// only after 300 ms (as a full accept queue delays a connect) shows in the
+// connections' first-response times, from their first connect attempt, and
+// not in the latency of the requests that follow.
+func TestFirstResponse(t *testing.T) {
+	resp := "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello"
+	url := tcpServer(t, func(c net.Conn, br *bufio.Reader) {
+		for first := true; ; first = false {
+			if _, ok := readRequest(br); !ok {
+				return
+			}
+			if first {
+				time.Sleep(300 * time.Millisecond)
+			}
+			io.WriteString(c, resp)
+		}
+	})
+	res := run(t, Config{URL: url + "/", Connections: 4, MaxRequests: 200, KeepAlive: true})
+	f := res.PerConnection.FirstResponseMS
+	if f == nil || f.Connections != 4 || f.Min < 300 || f.Max < f.P99 || f.P99 < f.Median || f.Median < f.Min {
+		t.Fatalf("first response %+v: want 4 connections, each waited at least 300 ms", f)
+	}
+	if res.Latency.P50 >= 300 {
+		t.Errorf("p50 %.1f ms: only the first request on each connection waited", res.Latency.P50)
 	}
 }

@@ -85,7 +85,7 @@ func newLoop(g *generator, seed uint64) (*loop, error) {
 // add gives the loop a connection, not yet on the idle heap; id numbers it
 // across all loops.
 func (l *loop) add(id int) *conn {
-	c := &conn{id: id, fd: -1, index: len(l.conns), heapIdx: -1}
+	c := &conn{id: id, fd: -1, index: len(l.conns), heapIdx: -1, dialedAt: -1, firstResp: -1}
 	l.conns = append(l.conns, c)
 	return c
 }
@@ -294,6 +294,9 @@ func (l *loop) finish(c *conn, class int, now int64) {
 		} else if g.expectJSON && !json.Valid(c.resp.body) {
 			class = errBody
 		}
+	}
+	if c.firstResp < 0 && (class == okResponse || class >= errStatus) {
+		c.firstResp = now - c.dialedAt
 	}
 	latency, service := now-c.intended, now-c.sentAt
 	s := l.streamsAt(now)[c.target]

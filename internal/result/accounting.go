@@ -37,7 +37,8 @@ const BehindSchedule = 0.95
 //     is counted, so sent ≤ requests ≤ sent + the connections that can have
 //     carried a request into the window;
 //   - per-connection counts are ordered, a connection that completed nothing
-//     is stalled, and none completed more than the window did;
+//     is stalled, and none completed more than the window did; first-response
+//     times are ordered;
 //   - the Little's-law record and the flags say what the numbers say.
 func CheckAccounting(l *Load) error {
 	var errs []error
@@ -127,6 +128,9 @@ func CheckAccounting(l *Load) error {
 	if pc := l.PerConnection; pc != nil {
 		if pc.Min < 0 || pc.Min > pc.Median || pc.Median > pc.Max || pc.Stalled < 0 {
 			fail("per connection: min %d, median %d, max %d, stalled %d are out of order", pc.Min, pc.Median, pc.Max, pc.Stalled)
+		}
+		if f := pc.FirstResponseMS; f != nil && (f.Connections <= 0 || f.Min < 0 || f.Min > f.Median || f.Median > f.P99 || f.P99 > f.Max) {
+			fail("per connection: first response min %.3f, median %.3f, p99 %.3f, max %.3f ms over %d connections are out of order", f.Min, f.Median, f.P99, f.Max, f.Connections)
 		}
 		if (pc.Min == 0) != (pc.Stalled > 0) {
 			fail("per connection: min %d completions, but %d stalled (a stalled connection is one that completed nothing)", pc.Min, pc.Stalled)

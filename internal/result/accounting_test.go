@@ -86,6 +86,7 @@ func TestCheckAccounting(t *testing.T) {
 			l.PerConnection.Stalled = 1
 			l.Flags = append(l.Flags, result.FlagStalledConnections)
 		}, "a stalled connection is one that completed nothing"},
+		{"first response out of order", "closed", func(l *result.Load) { l.PerConnection.FirstResponseMS.Min = l.PerConnection.FirstResponseMS.Max + 1 }, "first response"},
 		{"timeline", "closed", func(l *result.Load) { l.Timeline = append(l.Timeline, result.Second{Requests: l.Requests}) }, "timeline holds"},
 		{"timeline short", "behind", func(l *result.Load) { l.Timeline[0].Requests--; l.Timeline[0].Errors = 0 }, "finished in the window"},
 	} {
