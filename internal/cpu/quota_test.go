@@ -60,12 +60,24 @@ func TestQuotaLimitsBusyChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { cmd.Process.Kill(); cmd.Wait() }()
-	time.Sleep(200 * time.Millisecond) // let sh join the cgroup and exec
-	if pids, err := q.Procs(); err != nil || len(pids) != 1 || pids[0] != cmd.Process.Pid {
+	// The wrapper joins the cgroup and execs sh: wait for that.
+	var pids []int
+	var err error
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		pids, err = q.Procs()
+		if err == nil && len(pids) == 1 && pids[0] == cmd.Process.Pid || time.Now().After(deadline) {
+			break
+		}
+	}
+	if err != nil || len(pids) != 1 || pids[0] != cmd.Process.Pid {
 		t.Fatalf("cgroup holds %v (%v), want the child %d", pids, err, cmd.Process.Pid)
 	}
+	// Measure over a CPU second of the child's, however long a shared
+	// machine takes to give it one: under the quota that is at least 2 s.
 	start, c0 := time.Now(), cpuSeconds(t, cmd.Process.Pid)
-	time.Sleep(2 * time.Second)
+	for deadline := start.Add(60 * time.Second); cpuSeconds(t, cmd.Process.Pid)-c0 < 1 && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+	}
 	used := (cpuSeconds(t, cmd.Process.Pid) - c0) / time.Since(start).Seconds()
 	// Generous: the machine is shared, so the child may get less, but never
 	// much more than its quota.
