@@ -1,6 +1,7 @@
 package load
 
 import (
+	"math"
 	"slices"
 
 	"restbench/internal/result"
@@ -22,13 +23,13 @@ func (g *generator) account(res *result.Load) {
 
 	if g.rate > 0 {
 		res.TargetRPS = g.rate
-		if windowClosed(g) {
-			for _, l := range g.loops {
-				res.Due += l.arrival - l.sentBefore
-				res.Sent += l.sent
-			}
-			res.Missed = missed
+		// A -n load that ran out owes nothing more: its due are the n it
+		// sent, none missed. A closed window adds the arrivals it never sent.
+		for _, l := range g.loops {
+			res.Due += l.arrival - l.sentBefore
+			res.Sent += l.sent
 		}
+		res.Missed = missed
 		res.ConnectionsNeeded = result.NeededConnections(g.rate, res.Service)
 	}
 
@@ -47,7 +48,8 @@ func (g *generator) account(res *result.Load) {
 	}
 	if len(done) > 0 {
 		slices.Sort(done)
-		res.PerConnection = &result.PerConnection{Min: done[0], Median: done[len(done)/2], Max: done[len(done)-1], Stalled: stalled}
+		res.PerConnection = &result.PerConnection{Min: done[0], Median: done[len(done)/2], Max: done[len(done)-1], Stalled: stalled,
+			FirstResponseMS: g.firstResponses()}
 	}
 
 	// Little's law holds for a closed loop whose connections are all busy
@@ -62,6 +64,27 @@ func (g *generator) account(res *result.Load) {
 		res.Little = little(g.conns, sum, res.DurationS)
 	}
 	res.Flags = append(res.Flags, result.ValidityFlags(res)...)
+}
+
+// firstResponses summarises the connections' times from their first connect
+// attempt to their first response.
+func (g *generator) firstResponses() *result.FirstResponse {
+	var ns []int64
+	for _, l := range g.loops {
+		for _, c := range l.conns {
+			if c.firstResp >= 0 {
+				ns = append(ns, c.firstResp)
+			}
+		}
+	}
+	if len(ns) == 0 {
+		return nil
+	}
+	slices.Sort(ns)
+	ms := func(q float64) float64 { // nearest rank
+		return float64(ns[max(int(math.Ceil(q*float64(len(ns))))-1, 0)]) / 1e6
+	}
+	return &result.FirstResponse{Connections: len(ns), Min: ms(0), Median: ms(0.5), P99: ms(0.99), Max: ms(1)}
 }
 
 // windowClosed says whether the loops closed the window (a -d deadline or a

@@ -1,6 +1,7 @@
 package load
 
 import (
+	"bufio"
 	"context"
 	"io"
 	"math"
@@ -31,11 +32,9 @@ func TestUnfinishedAtWindowEnd(t *testing.T) {
 		time.Sleep(time.Millisecond)
 		io.WriteString(w, "hello")
 	})
-	start := time.Now()
-	res := run(t, Config{URL: s.URL + "/", Connections: 4, Duration: time.Second, KeepAlive: true})
-	if took := time.Since(start); took > 1500*time.Millisecond {
-		t.Errorf("a 1 s window took %v: the deadline closes it, nothing drains", took)
-	}
+	// The stuck request is held until the test ends: a window that drained
+	// would wait for its timeout and count it as one.
+	res := run(t, Config{URL: s.URL + "/", Connections: 4, Duration: time.Second, KeepAlive: true, Timeout: 5 * time.Second})
 	// The stuck request is unfinished, with its age; each of the three busy
 	// connections is unfinished too unless its response landed right at the
 	// deadline (then it has nothing in flight: seen once in CI as 3).
@@ -68,9 +67,10 @@ func TestWarmupCarryOver(t *testing.T) {
 	if res.Warmup == nil || res.Warmup.Requests != 0 {
 		t.Errorf("warm-up %+v: its only request completed after the window opened", res.Warmup)
 	}
-	if res.Latency.Max < 800 || res.Requests < s.count("/")-1 {
-		t.Errorf("max %.0f ms, %d requests of %d the server saw: the 800 ms request must count in the window", res.Latency.Max, res.Requests, s.count("/"))
+	if res.Latency.Max < 800 {
+		t.Errorf("max %.0f ms: the 800 ms request must count in the window", res.Latency.Max)
 	}
+	serverSaw(t, "load", s.count("/"), res.Responses, res.Requests)
 }
 
 // TestStops: -n waits for every one of its requests, however slow (within
@@ -85,11 +85,11 @@ func TestStops(t *testing.T) {
 	if res.Responses != 2 || res.Unfinished != 0 || res.Errors.Total() != 0 {
 		t.Errorf("-n 2: %d responses, %d unfinished, errors %+v; want both answered", res.Responses, res.Unfinished, res.Errors)
 	}
-	start := time.Now()
+	// A drain would wait for the 2.5 s responses and count them.
 	res = run(t, Config{URL: s.URL + "/", Connections: 2, Duration: 500 * time.Millisecond, KeepAlive: true, Timeout: 10 * time.Second})
-	if res.Unfinished != 2 || res.Responses != 0 || res.Errors.Total() != 0 || time.Since(start) > time.Second {
-		t.Errorf("-d 0.5s: %d unfinished, %d responses, errors %+v after %v; want 2 unfinished at the deadline",
-			res.Unfinished, res.Responses, res.Errors, time.Since(start))
+	if res.Unfinished != 2 || res.Responses != 0 || res.Errors.Total() != 0 {
+		t.Errorf("-d 0.5s: %d unfinished, %d responses, errors %+v; want 2 unfinished at the deadline",
+			res.Unfinished, res.Responses, res.Errors)
 	}
 	if res.Censored == nil || res.Censored.Min < 490 {
 		t.Errorf("censored %+v: both were in flight for the whole 0.5 s", res.Censored)
@@ -146,14 +146,26 @@ func TestOpenLoopBehindSchedule(t *testing.T) {
 
 	accepts := s.accepts.Load()
 	res = run(t, Config{URL: s.URL + "/", Connections: 2, MaxConnections: 30, Rate: 400, Duration: time.Second, KeepAlive: true})
-	if res.RPS < 0.9*400 || res.Missed > 20 || slices.Contains(res.Flags, result.FlagBehindSchedule) {
-		t.Errorf("with --max-connections 30: achieved %.0f, missed %d, flags %v; want the 400 req/s offered", res.RPS, res.Missed, res.Flags)
+	// Three times what 2 connections carry: the margin is for a loaded
+	// machine that delays the loop itself, not for the connections.
+	if res.RPS < 300 || res.Missed*10 > res.Due {
+		t.Errorf("with --max-connections 30: achieved %.0f, due %d, missed %d, flags %v; want about the 400 req/s offered", res.RPS, res.Due, res.Missed, res.Flags)
 	}
 	if opened := s.accepts.Load() - accepts; opened <= 2 || opened > 30 {
 		t.Errorf("server accepted %d connections: want more than 2, at most 30", opened)
 	}
 	if res.Settings.MaxConnections != 30 {
 		t.Errorf("settings.max_connections = %d, want 30", res.Settings.MaxConnections)
+	}
+}
+
+// TestOpenLoopRunsOut: an open loop with -n that sends its n requests owed
+// exactly those: due = sent = n, none missed.
+func TestOpenLoopRunsOut(t *testing.T) {
+	s := newServer(t, hello)
+	res := run(t, Config{URL: s.URL + "/", Connections: 4, Rate: 500, MaxRequests: 100, KeepAlive: true})
+	if res.Requests != 100 || res.Due != 100 || res.Sent != 100 || res.Missed != 0 {
+		t.Errorf("requests %d, due %d, sent %d, missed %d: want 100 due and sent, none missed", res.Requests, res.Due, res.Sent, res.Missed)
 	}
 }
 
@@ -199,5 +211,51 @@ func TestOpenLoopStoppedAfterItsRequests(t *testing.T) {
 	if res.Requests != 20 || res.Unfinished != 20 || res.Sent != 20 || res.Missed != 0 || res.Due != 20 {
 		t.Errorf("requests %d, unfinished %d, due %d, sent %d, missed %d: want 20 requests sent, all unfinished, none missed",
 			res.Requests, res.Unfinished, res.Due, res.Sent, res.Missed)
+	}
+}
+
+// TestOpenLoopSharesFollowConnections: 3 connections on 2 loops (2 on one,
+// 1 on the other) to a 50 ms server carry 60 req/s; 45 are asked for. The
+// loop with one connection must be offered a third of the schedule, not
+// half: at half it would ask 22.5 req/s of a connection that carries 20 and
+// fall behind while the other loop idles. So each connection carries about
+// a third, whatever the machine's noise does to the service time.
+func TestOpenLoopSharesFollowConnections(t *testing.T) {
+	s := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(50 * time.Millisecond)
+		io.WriteString(w, "hello")
+	})
+	res := run(t, Config{URL: s.URL + "/", Connections: 3, Threads: 2, Rate: 45, Duration: 2 * time.Second, KeepAlive: true})
+	p := res.PerConnection
+	if p == nil || p.Max*4 > p.Min*5 || res.Missed*10 > res.Due {
+		t.Errorf("per connection %+v, due %d sent %d missed %d: each of the 3 connections should carry a third of the 90 due, none missed",
+			p, res.Due, res.Sent, res.Missed)
+	}
+}
+
+// TestFirstResponse: a server that answers each connection's first request
+// only after 300 ms (as a full accept queue delays a connect) shows in the
+// connections' first-response times, from their first connect attempt, and
+// not in the latency of the requests that follow.
+func TestFirstResponse(t *testing.T) {
+	resp := "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello"
+	url := tcpServer(t, func(c net.Conn, br *bufio.Reader) {
+		for first := true; ; first = false {
+			if _, ok := readRequest(br); !ok {
+				return
+			}
+			if first {
+				time.Sleep(300 * time.Millisecond)
+			}
+			io.WriteString(c, resp)
+		}
+	})
+	res := run(t, Config{URL: url + "/", Connections: 4, MaxRequests: 200, KeepAlive: true})
+	f := res.PerConnection.FirstResponseMS
+	if f == nil || f.Connections != 4 || f.Min < 300 || f.Max < f.P99 || f.P99 < f.Median || f.Median < f.Min {
+		t.Fatalf("first response %+v: want 4 connections, each waited at least 300 ms", f)
+	}
+	if res.Latency.P50 >= 300 {
+		t.Errorf("p50 %.1f ms: only the first request on each connection waited", res.Latency.P50)
 	}
 }

@@ -25,6 +25,7 @@ func steadyLoop(tb testing.TB, n int64) (*generator, *loop) {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	tb.Cleanup(reserveProcs(1)) // as Run does: the production path
 	r.base = time.Now()
 	return r, loops[0]
 }

@@ -31,6 +31,8 @@ type conn struct {
 	sentAt    int64 // ns: when it was actually sent; its service time counts from here
 	deadline  int64 // ns: when it times out
 	next      int64 // ns: when the next request is due
+	dialedAt  int64 // ns: its first connect attempt; -1 before it
+	firstResp int64 // ns from dialedAt to its first response; -1 before it
 	heapIdx   int
 }
 
@@ -54,6 +56,9 @@ func (c *conn) dial(l *loop, now int64) {
 	}
 	unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
 	c.fd, c.reused = fd, false
+	if c.dialedAt < 0 {
+		c.dialedAt = now
+	}
 	err = unix.Connect(fd, l.sockaddr)
 	switch err {
 	case nil:

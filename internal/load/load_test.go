@@ -68,9 +68,7 @@ func TestDurationAndWarmup(t *testing.T) {
 	if res.Warmup == nil || res.Warmup.Requests == 0 {
 		t.Fatalf("warm-up not reported: %+v", res.Warmup)
 	}
-	if total := res.Requests + res.Warmup.Requests; s.count("/") != total {
-		t.Errorf("server saw %d requests, result has %d measured + %d warm-up", s.count("/"), res.Requests, res.Warmup.Requests)
-	}
+	serverSaw(t, "load", s.count("/"), res.Responses+res.Warmup.Responses, res.Requests+res.Warmup.Requests)
 	if len(res.Timeline) != 2 {
 		t.Errorf("timeline of a 1.2 s run has %d seconds, want 2", len(res.Timeline))
 	}
@@ -171,16 +169,14 @@ func TestProbe(t *testing.T) {
 	if p == nil {
 		t.Fatal("no probe section")
 	}
-	// At 100 ms intervals over 1 s: the probe sends at 0, 100, ..., 900 ms.
-	if p.Requests != 10 || p.Responses != 10 || p.Latency.P50 <= 0 {
-		t.Errorf("probe: %d requests %d responses p50 %v, want 10, 10, > 0", p.Requests, p.Responses, p.Latency.P50)
+	// At 100 ms intervals over 1 s the probe is due at 0, 100, ..., 900
+	// ms; the last may go out too late to count on a loaded machine.
+	if p.Requests < 9 || p.Requests > 10 || p.Responses < 8 || p.Latency.P50 <= 0 {
+		t.Errorf("probe: %d requests %d responses p50 %v, want 9-10, all but the last answered, p50 > 0", p.Requests, p.Responses, p.Latency.P50)
 	}
-	if got := s.count("/status"); got != p.Requests {
-		t.Errorf("server saw %d probes, result has %d", got, p.Requests)
-	}
-	if got := s.count("/"); got != res.Requests {
-		t.Errorf("server saw %d load requests, result has %d (the probe must not be counted in the load)", got, res.Requests)
-	}
+	serverSaw(t, "probe", s.count("/status"), p.Responses, p.Requests)
+	// The probe must not be counted in the load.
+	serverSaw(t, "load", s.count("/"), res.Responses, res.Requests)
 }
 
 func TestValidationErrors(t *testing.T) {
@@ -346,7 +342,16 @@ func TestCancel(t *testing.T) {
 	if res.Requests == 0 || res.DurationS > 5 {
 		t.Errorf("requests %d duration %.1f s: want some requests and the time until the cancel", res.Requests, res.DurationS)
 	}
-	if s.count("/") != res.Requests {
-		t.Errorf("server saw %d requests, result has %d", s.count("/"), res.Requests)
+	serverSaw(t, "load", s.count("/"), res.Responses, res.Requests)
+}
+
+// serverSaw checks what the server counted against a result whose window
+// closed with requests in flight: it saw every request that got a response
+// and none that the result does not count, but an unfinished one may or may
+// not have reached its handler (and may still), so only the bounds hold.
+func serverSaw(t *testing.T, what string, got, answered, requests int64) {
+	t.Helper()
+	if got < answered || got > requests {
+		t.Errorf("%s: server saw %d requests; the result has %d answered of %d", what, got, answered, requests)
 	}
 }

@@ -29,15 +29,20 @@ type loop struct {
 	idle     connHeap  // connections without a request, by when they may send next
 	inflight int
 
-	// Open loop: this loop's share of the schedule. Arrival k is due at
-	// phase + k*period ns; arrival is the first one not yet sent, so every
-	// arrival before it went out and every due one from it on waits for a
-	// free connection (its latency runs from its due time all the same).
-	phase, period float64
-	arrival       int64
-	sentBefore    int64   // arrivals sent before the window opened
-	sent          int64   // arrivals sent within the window
-	missed        *stream // arrivals due before the window closed and never sent
+	// Open loop: this loop's share of the schedule. Arrival j of the whole
+	// schedule is due at j*interval ns and belongs to connection j % cycle;
+	// slots lists this loop's connections, so its own arrival k is arrival
+	// (k/len(slots))*cycle + slots[k%len(slots)] (newLoops). arrival is the
+	// first one not yet sent, so every arrival before it went out and every
+	// due one from it on waits for a free connection (its latency runs from
+	// its due time all the same).
+	slots      []int64
+	cycle      int64
+	interval   float64 // 0: closed loop
+	arrival    int64
+	sentBefore int64   // arrivals sent before the window opened
+	sent       int64   // arrivals sent within the window
+	missed     *stream // arrivals due before the window closed and never sent
 
 	// inWindow sums the time requests spent in flight within the window
 	// (ns), completed, failed and unfinished alike: divided by the window's
@@ -80,13 +85,16 @@ func newLoop(g *generator, seed uint64) (*loop, error) {
 // add gives the loop a connection, not yet on the idle heap; id numbers it
 // across all loops.
 func (l *loop) add(id int) *conn {
-	c := &conn{id: id, fd: -1, index: len(l.conns), heapIdx: -1}
+	c := &conn{id: id, fd: -1, index: len(l.conns), heapIdx: -1, dialedAt: -1, firstResp: -1}
 	l.conns = append(l.conns, c)
 	return c
 }
 
-// due is when arrival k of the open loop should be sent.
-func (l *loop) due(k int64) int64 { return int64(l.phase + float64(k)*l.period) }
+// due is when this loop's arrival k of the open loop should be sent.
+func (l *loop) due(k int64) int64 {
+	n := int64(len(l.slots))
+	return int64(float64(k/n*l.cycle+l.slots[k%n]) * l.interval)
+}
 
 // run drives the connections until the window closes (-d, Ctrl-C, the end
 // of the main load for the probe) or, with -n, until every measured request
@@ -139,7 +147,7 @@ func (l *loop) run() {
 // allows (k6's remedy); otherwise the arrival waits for a connection.
 func (l *loop) startDue(now int64) {
 	g := l.g
-	if l.period == 0 {
+	if l.interval == 0 {
 		for l.idle.len() > 0 && l.idle.top().next <= now && l.ticket(now) {
 			l.start(l.idle.pop(), now, now)
 		}
@@ -184,7 +192,7 @@ func (l *loop) waitUntil(now int64) int64 {
 	}
 	if l.idle.len() > 0 && !l.ticketsOut {
 		next := l.idle.top().next
-		if l.period > 0 {
+		if l.interval > 0 {
 			// A free connection waits for the next arrival.
 			next = max(next, l.due(l.arrival))
 		}
@@ -198,47 +206,37 @@ func cpuNS(ru *unix.Rusage) int64 {
 }
 
 // wait returns the events that are ready, blocking for at most ns
-// nanoseconds. epoll_pwait2 takes a nanosecond timeout; plain epoll_wait
-// rounds to milliseconds, which would send open-loop requests up to a
-// millisecond late and add that to their latency, so it is only the
-// fallback for kernels older than 5.11. See sys.go for raw and blocking
-// calls.
+// nanoseconds, in a raw system call (sys.go: the loop has a P to itself).
+// epoll_pwait2 takes a nanosecond timeout; epoll_pwait rounds to
+// milliseconds, which would send open-loop requests up to a millisecond
+// late and add that to their latency, so it is only the fallback where
+// epoll_pwait2 is refused: ENOSYS from a kernel older than 5.11, EPERM from
+// a seccomp profile that does not know the call (container runtimes',
+// Kubernetes pods' among them).
 func (l *loop) wait(ns int64) int {
 	if l.pwait2 {
-		var n int
-		var e unix.Errno
-		if l.g.ownP {
-			l.ts = unix.NsecToTimespec(max(ns, 0))
-			n, e = epollPwait2(l.epfd, l.events, &l.ts, false)
-		} else {
-			// Under load something is nearly always ready: poll first,
-			// and tell the runtime only when the wait may block.
-			l.ts = unix.Timespec{}
-			n, e = epollPwait2(l.epfd, l.events, &l.ts, false)
-			if e == 0 && n == 0 && ns > 0 {
-				l.ts = unix.NsecToTimespec(ns)
-				n, e = epollPwait2(l.epfd, l.events, &l.ts, true)
-			}
-		}
+		l.ts = unix.NsecToTimespec(max(ns, 0))
+		n, e := epollPwait2(l.epfd, l.events, &l.ts)
 		switch e {
 		case 0:
 			return n
 		case unix.EINTR:
 			return 0
-		case unix.ENOSYS:
+		case unix.ENOSYS, unix.EPERM:
 			l.pwait2 = false
 		default:
 			panic("epoll_pwait2: " + e.Error()) // only a bug in the loop gets here
 		}
 	}
-	n, err := unix.EpollWait(l.epfd, l.events, int((max(ns, 0)+999_999)/1e6))
-	if err == unix.EINTR {
+	n, e := epollPwait(l.epfd, l.events, int((max(ns, 0)+999_999)/1e6))
+	switch e {
+	case 0:
+		return n
+	case unix.EINTR:
 		return 0
+	default:
+		panic("epoll_pwait: " + e.Error())
 	}
-	if err != nil {
-		panic("epoll_wait: " + err.Error())
-	}
-	return n
 }
 
 // ticket says whether the request about to start may: with -n, every
@@ -296,6 +294,9 @@ func (l *loop) finish(c *conn, class int, now int64) {
 		} else if g.expectJSON && !json.Valid(c.resp.body) {
 			class = errBody
 		}
+	}
+	if c.firstResp < 0 && (class == okResponse || class >= errStatus) {
+		c.firstResp = now - c.dialedAt
 	}
 	latency, service := now-c.intended, now-c.sentAt
 	s := l.streamsAt(now)[c.target]
@@ -392,7 +393,7 @@ func (l *loop) closeWindow(at int64) {
 			streams[c.target].censor(at - c.intended)
 		}
 	}
-	if l.period > 0 {
+	if l.interval > 0 {
 		for due := l.due(l.arrival); due < at; due = l.due(l.arrival) {
 			// A -n load owes its n requests and no more: a missed arrival
 			// takes the ticket it would have been sent with.

@@ -128,6 +128,10 @@ func printAccounting(w io.Writer, r *result.Load) {
 	if p := r.PerConnection; p != nil {
 		fmt.Fprintf(w, "Per connection: completed min %d, median %d, max %d; %d stalled (completed nothing)\n",
 			p.Min, p.Median, p.Max, p.Stalled)
+		if f := p.FirstResponseMS; f != nil {
+			fmt.Fprintf(w, "First response per connection (from its first connect): min %.2f, median %.2f, p99 %.2f, max %.2f ms over %d connections\n",
+				f.Min, f.Median, f.P99, f.Max, f.Connections)
+		}
 	}
 	if l := r.Little; l != nil {
 		fmt.Fprintf(w, "Little's law: req/s x mean latency = %.1f in flight, %d connections (ratio %.2f)\n",

@@ -35,7 +35,6 @@ type generator struct {
 	seconds    int     // length of the timeline; 0: unknown (-n)
 	max        int64   // measured requests to send; 0: no limit
 	base       time.Time
-	ownP       bool // every loop has a P to itself: it may block in raw system calls (sys.go)
 
 	opened  atomic.Int64 // connections opened so far (open loop growth)
 	tickets atomic.Int64 // measured requests started (-n)
@@ -145,18 +144,7 @@ func Run(ctx context.Context, cfg Config) (*result.Load, error) {
 		loops = append(loops, probeLoops...)
 	}
 
-	// Loops that each hold a P may block in raw system calls (sys.go),
-	// which costs the Go runtime nothing; that needs one P more than loops.
-	// GOMAXPROCS counts Ps, not CPUs: raising it does not let the generator
-	// use more CPU than its affinity allows.
-	if procs := runtime.GOMAXPROCS(0); procs <= len(loops) {
-		defer runtime.GOMAXPROCS(procs)
-		runtime.GOMAXPROCS(len(loops) + 1)
-	}
-	main.ownP = true
-	if probe != nil {
-		probe.ownP = true
-	}
+	defer reserveProcs(len(loops))()
 
 	base := time.Now()
 	main.base = base
@@ -240,23 +228,32 @@ func sockaddr(a *net.TCPAddr) (int, unix.Sockaddr) {
 	return unix.AF_INET6, sa
 }
 
-// newLoops spreads g's connections over threads loops. In the open loop
-// each loop takes every threads-th arrival of the schedule: loop i sends
-// at (i + k*threads)/rate seconds, so that together they send at the rate.
+// newLoops spreads g's connections over threads loops, connection id on
+// loop id % threads. In the open loop arrival j of one constant-rate
+// schedule (due at j/rate s) belongs to connection j % conns, and so to
+// that connection's loop: each loop offers the share of the rate its
+// connections carry, and together the loops send each arrival once. (An
+// equal share per loop overloads a loop with fewer connections while
+// another idles.)
 func (g *generator) newLoops(threads int) ([]*loop, error) {
 	for i := range threads {
 		l, err := newLoop(g, uint64(i+1))
 		if err != nil {
 			return nil, fmt.Errorf("epoll: %w", err)
 		}
-		if g.rate > 0 {
-			l.phase, l.period = float64(i)*1e9/g.rate, float64(threads)*1e9/g.rate
-		}
 		g.loops = append(g.loops, l)
 	}
 	for id := range g.conns {
 		l := g.loops[id%threads]
 		l.idle.push(l.add(id))
+		if g.rate > 0 {
+			l.slots = append(l.slots, int64(id))
+		}
+	}
+	if g.rate > 0 {
+		for _, l := range g.loops {
+			l.cycle, l.interval = int64(g.conns), 1e9/g.rate
+		}
 	}
 	g.opened.Store(int64(g.conns))
 	return g.loops, nil

@@ -22,8 +22,16 @@ import (
 
 // TestMain turns the test binary into a plain HTTP server when
 // RESTBENCH_TEST_SERVER is set, so tests can run a real server process
-// that they can SIGSTOP or kill.
+// that they can SIGSTOP or kill, and into a load under a seccomp filter
+// when RESTBENCH_TEST_SECCOMP is set.
 func TestMain(m *testing.M) {
+	if os.Getenv("RESTBENCH_TEST_SECCOMP") != "" {
+		if err := loadUnderSeccomp(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 	if mode := os.Getenv("RESTBENCH_TEST_SERVER"); mode != "" {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {

@@ -59,13 +59,11 @@ func TestTreeSamplesRealProcesses(t *testing.T) {
 	}()
 	defer stop.Store(true)
 
-	time.Sleep(100 * time.Millisecond) // let the workers start
-	m := Start(NewTree(cmd.Process.Pid), 100*time.Millisecond, time.Now())
-	time.Sleep(1200 * time.Millisecond)
+	tree := NewTree(cmd.Process.Pid)
+	poll(t, "the leader and its two workers", func() bool { s, err := tree.Sample(); return err == nil && s.Procs == 3 })
+	m := Start(tree, 100*time.Millisecond, time.Now())
+	poll(t, "6 samples at 100 ms", func() bool { return m.count() >= 6 })
 	got := m.Stop(1)
-	if len(got.Samples) < 5 {
-		t.Fatalf("%d samples in 1.2 s at 100 ms", len(got.Samples))
-	}
 	last := got.Samples[len(got.Samples)-1]
 	// Generous bounds: the machine is shared, the workers may get little.
 	if last.Procs != 3 || got.ServerRSSPeak <= 0 || got.ServerCPUMean < 10 || got.ClientCPUMean < 10 {
@@ -85,22 +83,33 @@ func (busySampler) Sample() (result.Sample, error) { return result.Sample{Server
 
 func TestStopKeepsNoSliver(t *testing.T) {
 	for _, c := range []struct {
-		name string
-		run  time.Duration
-		want int
+		name  string
+		ticks int // stop right after this many ticks
+		want  int
 	}{
 		// Shorter than one interval: the stop reading is the only sample.
-		{"short load", 30 * time.Millisecond, 1},
-		// One tick at 200 ms, stop at 230 ms: the 30 ms sliver is left out.
-		{"sliver after a tick", 230 * time.Millisecond, 1},
+		{"short load", 0, 1},
+		// Stopped just after a tick of a 1 s interval: the sliver is left out.
+		{"sliver after a tick", 1, 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			m := Start(busySampler{}, 200*time.Millisecond, time.Now())
-			time.Sleep(c.run)
+			m := Start(busySampler{}, time.Second, time.Now())
+			poll(t, "the ticks", func() bool { return m.count() >= c.ticks })
 			got := m.Stop(1)
 			if len(got.Samples) != c.want {
 				t.Fatalf("%d samples, want %d: %+v", len(got.Samples), c.want, got.Samples)
 			}
 		})
+	}
+}
+
+// poll waits for cond, checking every few milliseconds: a test waits for
+// what it needs, not for a time that a loaded machine may overrun.
+func poll(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); !cond(); time.Sleep(2 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("gave up after 30 s waiting for %s", what)
+		}
 	}
 }

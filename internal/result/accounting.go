@@ -45,14 +45,15 @@ const CensoredShare = 0.01
 //   - the timeline adds up to what finished in the window: requests −
 //     unfinished;
 //   - rates agree with counts over the window;
-//   - an open loop owes what was due: due = sent + missed; without -n, due
-//     is at least target × window (it also holds arrivals still waiting
-//     when the window opened), to within one arrival per connection and
-//     1 %; every request
-//     sent in the window is counted, so sent ≤ requests ≤ sent + the
-//     connections that can have carried a request into the window;
+//   - an open loop (a restbench one, with -d or -n) owes what was due:
+//     due = sent + missed; without -n, due is at least target × window (it
+//     also holds arrivals still waiting when the window opened), to within
+//     one arrival per connection and 1 %; every request sent in the window
+//     is counted, so sent ≤ requests ≤ sent + the connections that can have
+//     carried a request into the window;
 //   - per-connection counts are ordered, a connection that completed nothing
-//     is stalled, and none completed more than the window did;
+//     is stalled, and none completed more than the window did; first-response
+//     times are ordered;
 //   - the Little's-law record and the flags say what the numbers say.
 func CheckAccounting(l *Load) error {
 	var errs []error
@@ -104,11 +105,11 @@ func CheckAccounting(l *Load) error {
 			fail("the timeline holds %d requests, but %d finished in the window (%d requests − %d unfinished)", n, finished, l.Requests, l.Unfinished)
 		}
 	}
-	// Due and sent are counted when an open loop's window closed (-d, a
-	// stop); with -n every request was sent and there is nothing to owe.
-	// Other engines keep no schedule.
+	// Every restbench open loop counts due, sent and missed, a -n load
+	// that ran out of requests too (it owed the n it sent). Other engines
+	// keep no schedule.
 	ownSchedule := l.Settings.Engine == "" || l.Settings.Engine == "restbench"
-	if l.Due > 0 || l.Sent > 0 || l.Missed > 0 || (l.TargetRPS > 0 && l.Settings.MaxRequests == 0 && l.DurationS > 0 && ownSchedule) {
+	if l.Due > 0 || l.Sent > 0 || l.Missed > 0 || (l.TargetRPS > 0 && l.DurationS > 0 && ownSchedule) {
 		if l.Due != l.Sent+l.Missed {
 			fail("open loop: due %d, but sent %d + missed %d = %d", l.Due, l.Sent, l.Missed, l.Sent+l.Missed)
 		}
@@ -142,6 +143,9 @@ func CheckAccounting(l *Load) error {
 	if pc := l.PerConnection; pc != nil {
 		if pc.Min < 0 || pc.Min > pc.Median || pc.Median > pc.Max || pc.Stalled < 0 {
 			fail("per connection: min %d, median %d, max %d, stalled %d are out of order", pc.Min, pc.Median, pc.Max, pc.Stalled)
+		}
+		if f := pc.FirstResponseMS; f != nil && (f.Connections <= 0 || f.Min < 0 || f.Min > f.Median || f.Median > f.P99 || f.P99 > f.Max) {
+			fail("per connection: first response min %.3f, median %.3f, p99 %.3f, max %.3f ms over %d connections are out of order", f.Min, f.Median, f.P99, f.Max, f.Connections)
 		}
 		if (pc.Min == 0) != (pc.Stalled > 0) {
 			fail("per connection: min %d completions, but %d stalled (a stalled connection is one that completed nothing)", pc.Min, pc.Stalled)

@@ -36,6 +36,8 @@ func TestCheckAccounting(t *testing.T) {
 		// 2 connections at 40 ms carry 50 req/s of the 200 asked for: missed
 		// requests, censored beside the unfinished ones.
 		"behind": {URL: srv.URL + "/slow", Connections: 2, Warmup: 200 * time.Millisecond, Duration: time.Second, Rate: 200, KeepAlive: true},
+		// An open loop that runs out of its -n requests owes the n it sent.
+		"open -n": {URL: srv.URL + "/", Connections: 4, MaxRequests: 100, Rate: 400, KeepAlive: true},
 	}
 	data := map[string][]byte{}
 	for name, cfg := range bases {
@@ -72,6 +74,7 @@ func TestCheckAccounting(t *testing.T) {
 		{"open loop owes", "closed", func(l *result.Load) { l.TargetRPS = 10 * l.RPS; l.Flags = []string{result.FlagBehindSchedule} }, "were due"},
 		{"due unbalanced", "behind", func(l *result.Load) { l.Due++ }, "due "},
 		{"sent, not counted", "open", func(l *result.Load) { l.Sent += 10; l.Due += 10 }, "lost or counted twice"},
+		{"-n open loop without its schedule", "open -n", func(l *result.Load) { l.Due, l.Sent = 0, 0 }, "lost or counted twice"},
 		{"behind, unflagged", "behind", func(l *result.Load) {
 			l.Flags = slices.DeleteFunc(l.Flags, func(f string) bool { return f == result.FlagBehindSchedule })
 		}, "flag \"behind-schedule\""},
@@ -83,6 +86,7 @@ func TestCheckAccounting(t *testing.T) {
 			l.PerConnection.Stalled = 1
 			l.Flags = append(l.Flags, result.FlagStalledConnections)
 		}, "a stalled connection is one that completed nothing"},
+		{"first response out of order", "closed", func(l *result.Load) { l.PerConnection.FirstResponseMS.Min = l.PerConnection.FirstResponseMS.Max + 1 }, "first response"},
 		{"timeline", "closed", func(l *result.Load) { l.Timeline = append(l.Timeline, result.Second{Requests: l.Requests}) }, "timeline holds"},
 		{"timeline short", "behind", func(l *result.Load) { l.Timeline[0].Requests--; l.Timeline[0].Errors = 0 }, "finished in the window"},
 	} {
