@@ -156,6 +156,8 @@ func TestChange(t *testing.T) {
 		{"sockets unreadable", snap(5, 5), snap(6, 7), -1, 0, true},
 		{"drops not reported", snap(0, 0, sock(128, -1)), snap(0, 0, sock(128, -1)), -1, 128, false},
 		{"a socket came", snap(0, 0, sock(128, 0)), snap(0, 1, sock(128, 0), sock(128, 1)), -1, 128, true},
+		// A listener discards stray packets too (sk_drops) without a listen drop.
+		{"stray packets", snap(7, 7, sock(4096, 0)), snap(7, 7, sock(4096, 5)), 5, 4096, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

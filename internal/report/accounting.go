@@ -150,7 +150,7 @@ func listenNote(e *ExperimentReport) string {
 	var parts []string
 	overflowed := false
 	for _, r := range e.Runs {
-		var backlog, drops []float64
+		var backlog, overflows []float64
 		n := 0
 		for _, m := range r.OK {
 			l := m.trial.Listen
@@ -158,11 +158,7 @@ func listenNote(e *ExperimentReport) string {
 				continue
 			}
 			backlog = append(backlog, float64(l.Backlog))
-			d := float64(l.Drops)
-			if l.SocketDrops != nil {
-				d = float64(*l.SocketDrops)
-			}
-			drops = append(drops, d)
+			overflows = append(overflows, float64(l.Overflows))
 			if l.Overflowed() {
 				n++
 			}
@@ -173,7 +169,7 @@ func listenNote(e *ExperimentReport) string {
 		p := fmt.Sprintf("%s: backlog %s", r.label(), count(spreadOf(backlog)))
 		if n > 0 {
 			overflowed = true
-			p += fmt.Sprintf(", overflowed in %d of %d trials, median %s handshake packets dropped at its listener", n, len(drops), count(spreadOf(drops)))
+			p += fmt.Sprintf(", overflowed in %d of %d trials (median %s listen overflows a trial)", n, len(overflows), count(spreadOf(overflows)))
 		}
 		parts = append(parts, p)
 	}
