@@ -142,42 +142,53 @@ func validityFlags(r *RunReport) []string {
 	return fs
 }
 
-// listenNote says, when a run of e overflowed its accept queue, how often
-// and with which backlog, beside the backlog of every other run: the cause
-// of multi-second latencies and of connections served far less than
-// others. "" when no run overflowed.
+// listenNote says, when a run of e overflowed its accept queue or a
+// connection of it waited a second or more for its first response, every
+// run's backlog, how often it overflowed and how long its connections
+// waited for their first response: the cause of multi-second latencies and
+// of connections served far less than others. "" otherwise.
 func listenNote(e *ExperimentReport) string {
 	var parts []string
-	overflowed := false
+	show := false
 	for _, r := range e.Runs {
-		var backlog, overflows []float64
+		var backlog, overflows, firstP99, firstMax []float64
 		n := 0
 		for _, m := range r.OK {
-			l := m.trial.Listen
-			if l == nil {
-				continue
+			if l := m.trial.Listen; l != nil {
+				backlog = append(backlog, float64(l.Backlog))
+				overflows = append(overflows, float64(l.Overflows))
+				if l.Overflowed() {
+					n++
+				}
 			}
-			backlog = append(backlog, float64(l.Backlog))
-			overflows = append(overflows, float64(l.Overflows))
-			if l.Overflowed() {
-				n++
+			if pc := m.trial.Load.PerConnection; pc != nil && pc.FirstResponseMS != nil {
+				firstP99 = append(firstP99, pc.FirstResponseMS.P99)
+				firstMax = append(firstMax, pc.FirstResponseMS.Max)
 			}
 		}
-		if len(backlog) == 0 {
-			continue
+		var p []string
+		if len(backlog) > 0 {
+			p = append(p, "backlog "+count(spreadOf(backlog)))
 		}
-		p := fmt.Sprintf("%s: backlog %s", r.label(), count(spreadOf(backlog)))
 		if n > 0 {
-			overflowed = true
-			p += fmt.Sprintf(", overflowed in %d of %d trials (median %s listen overflows a trial)", n, len(overflows), count(spreadOf(overflows)))
+			show = true
+			p = append(p, fmt.Sprintf("overflowed in %d of %d trials (median %s listen overflows a trial)", n, len(overflows), count(spreadOf(overflows))))
 		}
-		parts = append(parts, p)
+		if len(firstMax) > 0 {
+			mx := spreadOf(firstMax)
+			show = show || mx.Max >= 1000
+			p = append(p, fmt.Sprintf("first response p99 %s ms, max %s ms", med(spreadOf(firstP99)), med(mx)))
+		}
+		if len(p) > 0 {
+			parts = append(parts, r.label()+": "+strings.Join(p, ", "))
+		}
 	}
-	if !overflowed {
+	if !show {
 		return ""
 	}
 	return "Accept queue (accept-queue-overflow: a dropped connection request waits for TCP's SYN retransmission, 1 s, then 3 s, …, " +
-		"and the latencies measure that wait; see docs/results.md): " + strings.Join(parts, "; ") + "."
+		"and the latencies measure that wait; the first response counts from a connection's first connect attempt; medians over the trials; " +
+		"see docs/results.md): " + strings.Join(parts, "; ") + "."
 }
 
 // writeAccounting writes the load accounting table of e in Markdown.

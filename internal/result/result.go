@@ -171,6 +171,21 @@ type PerConnection struct {
 	Median  int64 `json:"median"`
 	Max     int64 `json:"max"`
 	Stalled int   `json:"stalled"` // connections that completed nothing in the window
+	// FirstResponseMS is how long the connections waited for their first
+	// response, from their first connect attempt; nil when none got one.
+	FirstResponseMS *FirstResponse `json:"first_response_ms,omitempty"`
+}
+
+// FirstResponse summarises, over the connections that got a response, the
+// time from a connection's first connect attempt to its first response
+// (warm-up included): a connect that waited for SYN retransmissions (a full
+// accept queue) shows as a first response after 1 s, 3 s, ...
+type FirstResponse struct {
+	Connections int     `json:"connections"` // connections that got a response
+	Min         float64 `json:"min"`
+	Median      float64 `json:"median"`
+	P99         float64 `json:"p99"`
+	Max         float64 `json:"max"`
 }
 
 // Little is a closed loop's Little's-law check: with C connections always
