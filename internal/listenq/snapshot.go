@@ -37,6 +37,7 @@ func Change(before, after Snapshot) *result.Listen {
 		if l.Backlog == 0 || s.Backlog < l.Backlog {
 			l.Backlog = s.Backlog
 		}
+		l.Queued += s.Queue
 	}
 	if d, ok := socketDrops(before.Sockets, after.Sockets); ok {
 		l.SocketDrops = &d

@@ -142,21 +142,23 @@ func validityFlags(r *RunReport) []string {
 	return fs
 }
 
-// listenNote says, when a run of e overflowed its accept queue or a
-// connection of it waited a second or more for its first response, every
-// run's backlog, how often it overflowed and how long its connections
-// waited for their first response: the cause of multi-second latencies and
-// of connections served far less than others. "" otherwise.
+// listenNote says, when a run of e overflowed its accept queue, left
+// connections in it unaccepted, or had a connection wait a second or more
+// for its first response, every run's backlog, how often it overflowed,
+// how many connections it never accepted and how long its connections
+// waited for their first response: the causes of multi-second latencies and
+// of stalled connections. "" otherwise.
 func listenNote(e *ExperimentReport) string {
 	var parts []string
 	show := false
 	for _, r := range e.Runs {
-		var backlog, overflows, firstP99, firstMax []float64
+		var backlog, overflows, queued, firstP99, firstMax []float64
 		n := 0
 		for _, m := range r.OK {
 			if l := m.trial.Listen; l != nil {
 				backlog = append(backlog, float64(l.Backlog))
 				overflows = append(overflows, float64(l.Overflows))
+				queued = append(queued, float64(l.Queued))
 				if l.Overflowed() {
 					n++
 				}
@@ -173,6 +175,10 @@ func listenNote(e *ExperimentReport) string {
 		if n > 0 {
 			show = true
 			p = append(p, fmt.Sprintf("overflowed in %d of %d trials (median %s listen overflows a trial)", n, len(overflows), count(spreadOf(overflows))))
+		}
+		if q := spreadOf(queued); q.Max > 0 {
+			show = true
+			p = append(p, fmt.Sprintf("%s connections never accepted (median at the close)", count(q)))
 		}
 		if len(firstMax) > 0 {
 			mx := spreadOf(firstMax)

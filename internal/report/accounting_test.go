@@ -30,7 +30,7 @@ func TestAccountingTable(t *testing.T) {
 	drops := int64(6933)
 	overflowed := trial(1, closed)
 	overflowed.Flags = []string{result.FlagUnpinned, result.FlagAcceptQueueOverflow}
-	overflowed.Listen = &result.Listen{Overflows: 4524, Drops: 4524, SocketDrops: &drops, Backlog: 511, Sockets: 1}
+	overflowed.Listen = &result.Listen{Overflows: 4524, Drops: 4524, SocketDrops: &drops, Backlog: 511, Sockets: 1, Queued: 123}
 	pc := *closed.PerConnection
 	pc.FirstResponseMS = &result.FirstResponse{Connections: 988, Min: 2, Median: 40, P99: 3050, Max: 3100}
 	overflowed.Load.PerConnection = &pc
@@ -47,7 +47,7 @@ func TestAccountingTable(t *testing.T) {
 	for _, want := range []string{
 		"| node-express work=50% | 800 | 821 | 7521 | 11 % | 27,193 | 2400 | 48.0 | 90.0 | 40 | ≥ 5100 | 90 / 100 / 110 | 0 | — | behind-schedule |",
 		"| node-express c=1000 | 10,400 | 10,400 | — | — | — | 90.0 | 90.0 | 120 | 0 | — | 0 / 52 / 80 | 12 | 960 / 1000 | accept-queue-overflow, stalled-connections |",
-		"node-express work=50%: backlog 4,096; node-express c=1000: backlog 511, overflowed in 1 of 1 trials (median 4,524 listen overflows a trial), first response p99 3050 ms, max 3100 ms.",
+		"node-express work=50%: backlog 4,096; node-express c=1000: backlog 511, overflowed in 1 of 1 trials (median 4,524 listen overflows a trial), 123 connections never accepted (median at the close), first response p99 3050 ms, max 3100 ms.",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("accounting table lacks\n%s\n in\n%s", want, out)

@@ -71,6 +71,12 @@ type Listen struct {
 	// the smallest when Sockets > 1 (SO_REUSEPORT). 0: not read.
 	Backlog int `json:"backlog,omitempty"`
 	Sockets int `json:"sockets,omitempty"` // listening sockets on the server's port
+	// Queued is the connections still waiting in the accept queue when the
+	// load ended (`ss -ltn`'s Recv-Q): the kernel completed their
+	// handshakes but the server had not accepted them, so none of them got
+	// a response however long the window (node-express at 1,000
+	// keep-alive connections left 123 there after 2.5 s).
+	Queued int `json:"queued"`
 }
 
 // Overflowed says whether connections were dropped at the server's
