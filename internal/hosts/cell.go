@@ -25,6 +25,7 @@ type Server struct {
 	done   chan struct{}
 	stderr bytes.Buffer
 	addr   string
+	port   int
 }
 
 // StartServer starts the cell's implementation in n's server namespace with
@@ -39,7 +40,7 @@ func StartServer(ctx context.Context, n *Net, c k8s.Cell, dir string) (*Server, 
 	for _, e := range k8s.ServerEnv(c, n.Server.Addr) {
 		env = append(env, e.Name+"="+e.Value)
 	}
-	s := &Server{addr: fmt.Sprintf("%s:%d", n.Server.Addr, c.Port)}
+	s := &Server{addr: fmt.Sprintf("%s:%d", n.Server.Addr, c.Port), port: c.Port}
 	cmd := n.Server.Command(context.Background(), dir, env, c.Impl.Start...)
 	cmd.Stderr = &s.stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
@@ -72,6 +73,9 @@ func StartServer(ctx context.Context, n *Net, c k8s.Cell, dir string) (*Server, 
 
 // Pid is the server's process id (the leader of its process group).
 func (s *Server) Pid() int { return s.cmd.Process.Pid }
+
+// Port is the port the server listens on in its namespace.
+func (s *Server) Port() int { return s.port }
 
 // Stop ends the server's process group.
 func (s *Server) Stop() {

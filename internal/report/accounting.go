@@ -19,7 +19,7 @@ import (
 
 var accountingHeader = []string{"run", "ok req/s", "all req/s", "target req/s", "achieved/target", "missed",
 	"mean ms", "service mean ms", "service p99 ms", "unfinished", "oldest unfinished ms",
-	"per connection min / median / max", "stalled", "in flight (Little) / connections", "load flags"}
+	"per connection min / median / max", "stalled", "in flight (Little) / connections", "flags"}
 
 // accountingRows returns the table's rows, or nil when no trial of the
 // experiment carries the figures.
@@ -89,7 +89,7 @@ func accountingRows(e *ExperimentReport) [][]string {
 		okRPS := get(func(l *result.Load) (float64, bool) { return l.OKRPS, true })
 		rows = append(rows, []string{r.label(), med(okRPS), med(r.Measured["rps"]), med(target), achievedCell, count(missed),
 			med(r.Measured["latency_mean_ms"]), med(service), med(serviceP99), count(unfinished), oldestCell,
-			conns, count(stalled), littleCell, strings.Join(loadFlags(r), ", ")})
+			conns, count(stalled), littleCell, strings.Join(validityFlags(r), ", ")})
 	}
 	if !any {
 		return nil
@@ -125,19 +125,76 @@ func hasAccounting(r *RunReport) bool {
 	return false
 }
 
-// loadFlags is the union of the flags the loads of r's trials raised,
-// whether or not the runner copied them into the trials.
-func loadFlags(r *RunReport) []string {
+// validityFlags is the union of the flags r's trials and their loads
+// raised (the load's whether or not the runner copied them), but for
+// unpinned: where the server ran is the measured table's business, and
+// this column says whether the load did what was asked.
+func validityFlags(r *RunReport) []string {
 	var fs []string
 	for _, m := range r.OK {
-		for _, f := range m.trial.Load.Flags {
-			if !slices.Contains(fs, f) {
+		for _, f := range slices.Concat(m.trial.Flags, m.trial.Load.Flags) {
+			if f != result.FlagUnpinned && !slices.Contains(fs, f) {
 				fs = append(fs, f)
 			}
 		}
 	}
 	slices.Sort(fs)
 	return fs
+}
+
+// listenNote says, when a run of e overflowed its accept queue, left
+// connections in it unaccepted, or had a connection wait a second or more
+// for its first response, every run's backlog, how often it overflowed,
+// how many connections it never accepted and how long its connections
+// waited for their first response: the causes of multi-second latencies and
+// of stalled connections. "" otherwise.
+func listenNote(e *ExperimentReport) string {
+	var parts []string
+	show := false
+	for _, r := range e.Runs {
+		var backlog, overflows, queued, firstP99, firstMax []float64
+		n := 0
+		for _, m := range r.OK {
+			if l := m.trial.Listen; l != nil {
+				backlog = append(backlog, float64(l.Backlog))
+				overflows = append(overflows, float64(l.Overflows))
+				queued = append(queued, float64(l.Queued))
+				if l.Overflowed() {
+					n++
+				}
+			}
+			if pc := m.trial.Load.PerConnection; pc != nil && pc.FirstResponseMS != nil {
+				firstP99 = append(firstP99, pc.FirstResponseMS.P99)
+				firstMax = append(firstMax, pc.FirstResponseMS.Max)
+			}
+		}
+		var p []string
+		if len(backlog) > 0 {
+			p = append(p, "backlog "+count(spreadOf(backlog)))
+		}
+		if n > 0 {
+			show = true
+			p = append(p, fmt.Sprintf("overflowed in %d of %d trials (median %s listen overflows a trial)", n, len(overflows), count(spreadOf(overflows))))
+		}
+		if q := spreadOf(queued); q.Max > 0 {
+			show = true
+			p = append(p, fmt.Sprintf("%s connections never accepted (median at the close)", count(q)))
+		}
+		if len(firstMax) > 0 {
+			mx := spreadOf(firstMax)
+			show = show || mx.Max >= 1000
+			p = append(p, fmt.Sprintf("first response p99 %s ms, max %s ms", med(spreadOf(firstP99)), med(mx)))
+		}
+		if len(p) > 0 {
+			parts = append(parts, r.label()+": "+strings.Join(p, ", "))
+		}
+	}
+	if !show {
+		return ""
+	}
+	return "Accept queue (accept-queue-overflow: a dropped connection request waits for TCP's SYN retransmission, 1 s, then 3 s, …, " +
+		"and the latencies measure that wait; the first response counts from a connection's first connect attempt; medians over the trials; " +
+		"see docs/results.md): " + strings.Join(parts, "; ") + "."
 }
 
 // writeAccounting writes the load accounting table of e in Markdown.
@@ -158,4 +215,7 @@ func writeAccounting(b *strings.Builder, e *ExperimentReport) {
 		fmt.Fprintf(b, "| %s |\n", strings.Join(cells, " | "))
 	}
 	fmt.Fprintf(b, "\n")
+	if note := listenNote(e); note != "" {
+		fmt.Fprintf(b, "%s\n\n", note)
+	}
 }

@@ -25,9 +25,20 @@ func TestAccountingTable(t *testing.T) {
 		Flags:         []string{result.FlagStalledConnections},
 		Settings:      result.Settings{Connections: 1000},
 	}
+	// The closed loop's trial overflowed its accept queue: the flag is the
+	// trial's, not the load's, and unpinned stays in the measured table.
+	drops := int64(6933)
+	overflowed := trial(1, closed)
+	overflowed.Flags = []string{result.FlagUnpinned, result.FlagAcceptQueueOverflow}
+	overflowed.Listen = &result.Listen{Overflows: 4524, Drops: 4524, SocketDrops: &drops, Backlog: 511, Sockets: 1, Queued: 123}
+	pc := *closed.PerConnection
+	pc.FirstResponseMS = &result.FirstResponse{Connections: 988, Min: 2, Median: 40, P99: 3050, Max: 3100}
+	overflowed.Load.PerConnection = &pc
+	quiet := trial(2, open)
+	quiet.Listen = &result.Listen{Backlog: 4096, Sockets: 1}
 	e := &ExperimentReport{Runs: []*RunReport{
-		buildRun(result.RunInfo{ID: "open", Label: "node-express work=50%"}, []result.Trial{trial(1, open), trial(2, open)}),
-		buildRun(result.RunInfo{ID: "closed", Label: "node-express c=1000"}, []result.Trial{trial(1, closed)}),
+		buildRun(result.RunInfo{ID: "open", Label: "node-express work=50%"}, []result.Trial{trial(1, open), quiet}),
+		buildRun(result.RunInfo{ID: "closed", Label: "node-express c=1000"}, []result.Trial{overflowed}),
 		buildRun(result.RunInfo{ID: "wrk", Label: "wrk"}, []result.Trial{trial(1, result.Load{Stats: result.Stats{RPS: 1}})}),
 	}}
 	var b strings.Builder
@@ -35,7 +46,8 @@ func TestAccountingTable(t *testing.T) {
 	out := b.String()
 	for _, want := range []string{
 		"| node-express work=50% | 800 | 821 | 7521 | 11 % | 27,193 | 2400 | 48.0 | 90.0 | 40 | ≥ 5100 | 90 / 100 / 110 | 0 | — | behind-schedule |",
-		"| node-express c=1000 | 10,400 | 10,400 | — | — | — | 90.0 | 90.0 | 120 | 0 | — | 0 / 52 / 80 | 12 | 960 / 1000 | stalled-connections |",
+		"| node-express c=1000 | 10,400 | 10,400 | — | — | — | 90.0 | 90.0 | 120 | 0 | — | 0 / 52 / 80 | 12 | 960 / 1000 | accept-queue-overflow, stalled-connections |",
+		"node-express work=50%: backlog 4,096; node-express c=1000: backlog 511, overflowed in 1 of 1 trials (median 4,524 listen overflows a trial), 123 connections never accepted (median at the close), first response p99 3050 ms, max 3100 ms.",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("accounting table lacks\n%s\n in\n%s", want, out)
@@ -43,6 +55,20 @@ func TestAccountingTable(t *testing.T) {
 	}
 	if strings.Contains(out, "| wrk |") {
 		t.Errorf("a run without accounting (wrk) got a row:\n%s", out)
+	}
+	b.Reset()
+	writeAccounting(&b, &ExperimentReport{Runs: e.Runs[:1]})
+	if strings.Contains(b.String(), "Accept queue") {
+		t.Errorf("a run that never overflowed got the accept-queue note:\n%s", b.String())
+	}
+	// Without listen figures (placement hosts without privileges, older
+	// results), a first response after a second still shows the note.
+	slow := trial(1, closed)
+	slow.Load.PerConnection = &pc
+	b.Reset()
+	writeAccounting(&b, &ExperimentReport{Runs: []*RunReport{buildRun(result.RunInfo{ID: "slow", Label: "slow"}, []result.Trial{slow})}})
+	if want := "slow: first response p99 3050 ms, max 3100 ms."; !strings.Contains(b.String(), want) {
+		t.Errorf("note lacks %q:\n%s", want, b.String())
 	}
 	b.Reset()
 	writeAccounting(&b, &ExperimentReport{Runs: e.Runs[2:]})

@@ -40,6 +40,7 @@ type htmlExperiment struct {
 	Machines  []string // runs measured on another machine, and which
 	AccHeader []string
 	AccRows   [][]string
+	AccNote   string
 	Charts    []snippet
 }
 
@@ -85,7 +86,7 @@ func WriteHTML(w io.Writer, suites []*SuiteReport, cs Charts) error {
 			}
 			he.Machines = machineLines(e)
 			if he.AccRows = accountingRows(e); he.AccRows != nil {
-				he.AccHeader = accountingHeader
+				he.AccHeader, he.AccNote = accountingHeader, listenNote(e)
 			}
 			he.Verdicts, he.Rounds = htmlVerdicts(s, e), roundsLine(e)
 			for _, c := range echartsFor(cs, e) {
@@ -282,6 +283,7 @@ table.summary td { text-align: left; }
 <table><tr>{{range .AccHeader}}<th>{{.}}</th>{{end}}</tr>
 {{range .AccRows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
 {{end}}</table>
+{{if .AccNote}}<p>{{.AccNote}}</p>{{end}}
 {{end}}{{range .Charts}}{{.Element}}
 {{.Script}}
 {{end}}</section>

@@ -21,6 +21,10 @@ const (
 	FlagQuotaNotApplied = "quota-not-applied" // the suite asked for a CPU quota that could not be set
 	FlagUnpinned        = "unpinned"          // server and generator shared CPUs (as published)
 	FlagFailed          = "failed"            // the server failed to start or died, or the load failed
+	// FlagAcceptQueueOverflow: the server's listen (accept) queue overflowed
+	// during the trial (Listen.Overflowed): connections waited for TCP's SYN
+	// retransmission (1 s, 3 s, ...), which the latencies then measure.
+	FlagAcceptQueueOverflow = "accept-queue-overflow"
 )
 
 // Trial is one measured repetition of one run: results/<suite>/<ts>/<run>.t<N>.json.
@@ -47,6 +51,45 @@ type Trial struct {
 	Runtime    *Runtime          `json:"runtime,omitempty"` // the runtime it ran on
 	Load       *Load             `json:"load,omitempty"`
 	Monitor    *Monitor          `json:"monitor,omitempty"`
+	Listen     *Listen           `json:"listen,omitempty"` // the server's listen queue over the trial
+}
+
+// Listen is what the server's listen queue did from before the warm-up to
+// after the load (internal/listenq).
+type Listen struct {
+	// Overflows and Drops are the growth of ListenOverflows and ListenDrops
+	// (/proc/net/netstat) in the server's network namespace: under
+	// placement pinned or shared that is the machine's, and other programs'
+	// listeners count too.
+	Overflows int64 `json:"overflows"`
+	Drops     int64 `json:"drops"`
+	// SocketDrops is the growth of the drops the server's own listening
+	// sockets counted (sk_drops, `ss -ltnm`'s d), absent where unreadable.
+	SocketDrops *int64 `json:"socket_drops,omitempty"`
+	// Backlog is the accept queue's size in effect, listen()'s backlog
+	// capped by net.core.somaxconn (`ss -ltn`'s Send-Q of the listener);
+	// the smallest when Sockets > 1 (SO_REUSEPORT). 0: not read.
+	Backlog int `json:"backlog,omitempty"`
+	Sockets int `json:"sockets,omitempty"` // listening sockets on the server's port
+	// Queued is the connections still waiting in the accept queue when the
+	// load ended (`ss -ltn`'s Recv-Q): the kernel completed their
+	// handshakes but the server had not accepted them, so none of them got
+	// a response however long the window (node-express at 1,000
+	// keep-alive connections left 123 there after 2.5 s).
+	Queued int `json:"queued"`
+}
+
+// Overflowed says whether connections were dropped at the server's
+// listener: the namespace's ListenOverflows or ListenDrops grew, and so did
+// the server's own sockets' drops where those could be read. The sockets
+// alone do not decide: their sk_drops also counts stray packets a listener
+// discards (a go-gorilla trial counted 5 with no listen drop at all), and
+// the namespace's counters alone may be another program's.
+func (l *Listen) Overflowed() bool {
+	if l == nil || l.Overflows <= 0 && l.Drops <= 0 {
+		return false
+	}
+	return l.SocketDrops == nil || *l.SocketDrops > 0
 }
 
 // Placement says where the server and the generator ran.

@@ -82,9 +82,11 @@ func (r *Runner) hostsTrial(ctx context.Context, run suite.Run, n int) (*result.
 	defer os.RemoveAll(out)
 	cell.StartAt = hosts.StartAt(run.Load.Warmup)
 	// restbench's own process tree, the server's apart, is the generators.
+	endListen := r.watchListen(srv.Pid(), srv.Port())
 	mon := monitor.Start(monitor.NewTree(srv.Pid()), r.opt.Interval, cell.StartAt)
 	l, _, err := hosts.Generate(ctx, net, cell, root, out)
 	t.Monitor = mon.Stop(len(r.allowed))
+	endListen(t)
 	if err != nil {
 		return end(result.StatusFailed, "load: %v", err)
 	}

@@ -44,4 +44,8 @@ func TestHostsPlacement(t *testing.T) {
 	if tr.Load.Responses == 0 || tr.Monitor == nil || tr.Monitor.ServerRSSPeak == 0 {
 		t.Errorf("%d responses, monitor %+v", tr.Load.Responses, tr.Monitor)
 	}
+	// Read in the server's namespace: a fresh one holds its listener only.
+	if l := tr.Listen; l == nil || l.Sockets != 1 || l.Backlog <= 0 || l.SocketDrops == nil {
+		t.Errorf("listen %+v, want the server's one socket, its backlog and drops", l)
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -80,6 +81,11 @@ func TestRunSuite(t *testing.T) {
 			}
 			if tr.Monitor.ServerRSSPeak <= 0 || tr.Env["THREADS"] != "1" {
 				t.Errorf("trial %d: rss peak %d env %v", n, tr.Monitor.ServerRSSPeak, tr.Env)
+			}
+			// Go's listen() asks for net.core.somaxconn, which the kernel
+			// then allows in full.
+			if l := tr.Listen; l == nil || l.Sockets != 1 || l.Backlog != somaxconn(t) {
+				t.Errorf("trial %d: listen %+v, want one socket with backlog %d", n, l, somaxconn(t))
 			}
 		}
 	})
@@ -265,4 +271,16 @@ func TestMalformedSuite(t *testing.T) {
 		t.Fatalf("err = %v, want file:line: field: problem", err)
 	}
 	t.Log(err)
+}
+
+func somaxconn(t *testing.T) int {
+	b, err := os.ReadFile("/proc/sys/net/core/somaxconn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

@@ -136,9 +136,11 @@ func (r *Runner) trial(ctx context.Context, run suite.Run, n int) (*result.Trial
 		case <-lctx.Done():
 		}
 	}()
+	endListen := r.watchListen(p.Pid(), p.Port())
 	mon := monitor.Start(monitor.NewTree(p.Pid()), r.opt.Interval, time.Now().Add(cfg.Warmup))
 	res, lerr := eng.Run(lctx, cfg)
 	t.Monitor = mon.Stop(len(pl.client))
+	endListen(t)
 	t.Load = res
 	select {
 	case <-died:

@@ -9,10 +9,6 @@ import (
 	"restbench/internal/result"
 )
 
-// FlagAcceptQueueOverflow is the trial flag the runner raises when the
-// kernel's listen queue overflowed during the trial (result.Trial.Flags).
-const FlagAcceptQueueOverflow = "accept-queue-overflow"
-
 // FlagShortWindow is not a trial's flag but a claim's: the window is
 // shorter than the published latency the claim is about, so no figure
 // measured in it can reach that latency (a censored measurement).
@@ -65,7 +61,7 @@ func effect(flag, class string, all []string) Bias {
 			return Unbiased
 		}
 		return Unknown
-	case FlagAcceptQueueOverflow:
+	case result.FlagAcceptQueueOverflow:
 		if class == classThroughput || class == classLatency {
 			return Unknown
 		}
@@ -240,7 +236,10 @@ func detail(flag string, t *result.Trial) string {
 		if lt := l.Little; lt != nil {
 			return fmt.Sprintf("Little's law: %.0f in flight on %d connections; the counts do not add up", lt.InFlight, lt.Connections)
 		}
-	case FlagAcceptQueueOverflow:
+	case result.FlagAcceptQueueOverflow:
+		if l := t.Listen; l != nil {
+			return fmt.Sprintf("the listen queue (backlog %d) overflowed %d times: connections waited for SYN retransmission (1 s, 3 s, …); raise the server's backlog or open connections gradually", l.Backlog, l.Overflows)
+		}
 		return "the listen queue overflowed: connections waited for SYN retransmission (1 s, 3 s, …); raise the server's backlog or open connections gradually"
 	case result.FlagQuotaNotApplied:
 		return "the CPU quota the run asks for could not be set; run as root with cgroups writable"
