@@ -112,6 +112,10 @@ type Server struct {
 	GOMAXPROCS int    `json:"gomaxprocs,omitempty"` // Go: the effective runtime.GOMAXPROCS(0)
 	Workers    int    `json:"workers,omitempty"`    // Node cluster or PM2 worker processes
 	Line       string `json:"line,omitempty"`       // the readiness line as printed
+	// Env is the whole environment restbench started the server with: the
+	// few variables it passes on (PATH, HOME, LANG, TMPDIR), the
+	// implementation's and runtime's, the cell's, HOST and PORT.
+	Env map[string]string `json:"env,omitempty"`
 }
 
 // Runtime is the pinned runtime a server ran on.
