@@ -146,8 +146,8 @@ func (b *Body) UnmarshalYAML(n *yaml.Node) error {
 	}
 	var g struct {
 		Generate bodyKind `yaml:"generate"`
-		Size     Size      `yaml:"size"`
-		Seed     *seed     `yaml:"seed"`
+		Size     Size     `yaml:"size"`
+		Seed     *seed    `yaml:"seed"`
 	}
 	if err := yamlfile.DecodeFields(n, "body", &g); err != nil {
 		return err
