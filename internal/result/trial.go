@@ -123,4 +123,8 @@ type Runtime struct {
 	Name    string `json:"name"`           // node@24, bun, deno, go@1.26
 	Version string `json:"version"`        // as the runtime printed it (v24.21.0)
 	Path    string `json:"path,omitempty"` // the binary
+	// Flags and Env are what servers/runtimes.yaml adds to every server on
+	// this runtime, after the manifest's own flags and variables.
+	Flags []string          `json:"flags,omitempty"`
+	Env   map[string]string `json:"env,omitempty"`
 }
