@@ -21,7 +21,7 @@ func cmdGen(ctx context.Context, args []string) error {
 		fs.PrintDefaults()
 	}
 	size := fs.String("size", "5MB", "body size (5MB, 200MB, 512KiB, or bytes)")
-	seed := fs.Int64("seed", 1, "generator seed")
+	seed := fs.Int64("seed", 1, "seed: the same size and seed give the same bytes")
 	out := fs.String("o", "", "write to FILE instead of stdout")
 	rest, err := parseFlagsAndArgs(fs, args)
 	if err == flag.ErrHelp {

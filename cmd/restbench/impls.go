@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -16,8 +17,10 @@ import (
 func cmdImpls(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("impls", flag.ContinueOnError)
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: restbench impls\n\nLists the implementations in %s.\n", impl.ManifestPath)
+		fmt.Fprintf(fs.Output(), "usage: restbench impls [--json]\n\nLists the implementations in %s.\n\nflags:\n", impl.ManifestPath)
+		fs.PrintDefaults()
 	}
+	asJSON := fs.Bool("json", false, "print the manifest as JSON ({root, implementations: [{id, language, start, env, ...}]}), for tools such as servers/node/harness.js")
 	if err := fs.Parse(args); err != nil {
 		return usageError("impls: %v", err)
 	}
@@ -27,6 +30,11 @@ func cmdImpls(ctx context.Context, args []string) error {
 	m, lock, err := manifestAndRuntimes()
 	if err != nil {
 		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(m)
 	}
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tLANGUAGE\tFRAMEWORK\tVERSION\tRUNTIME\tSTART")

@@ -54,11 +54,6 @@ func cmdVerify(ctx context.Context, args []string) error {
 	if err != nil {
 		return usageError("verify: %v", err)
 	}
-	// The checks set these per start; inherited values would change what
-	// the servers do (GOMAXPROCS set outside overrides THREADS by contract).
-	for _, k := range []string{"GOMAXPROCS", "THREADS", "CLUSTER", "HOST", "PORT"} {
-		os.Unsetenv(k)
-	}
 	defer server.StopAll(time.Second) // on Ctrl-C too: main cancels ctx, Verify returns
 
 	combos, err := verifyCombos(lock, impls, *rtNames)

@@ -11,81 +11,26 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"restbench/internal/k8s"
 	"restbench/internal/merge"
 	"restbench/internal/result"
+	"restbench/internal/server"
 )
 
-// Server is a server under test running in the server namespace.
-type Server struct {
-	cmd    *exec.Cmd
-	done   chan struct{}
-	stderr bytes.Buffer
-	addr   string
-	port   int
-}
-
-// StartServer starts the cell's implementation in n's server namespace with
-// the environment of the server Pod (HOST, PORT, the implementation's and
-// the run's variables), from dir (a built checkout, as the image's working
-// directory), and waits until GET /status answers 200.
-func StartServer(ctx context.Context, n *Net, c k8s.Cell, dir string) (*Server, error) {
-	if c.Port == 0 {
-		c.Port = 8080
-	}
-	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}
-	for _, e := range k8s.ServerEnv(c, n.Server.Addr) {
-		env = append(env, e.Name+"="+e.Value)
-	}
-	s := &Server{addr: fmt.Sprintf("%s:%d", n.Server.Addr, c.Port), port: c.Port}
-	cmd := n.Server.Command(context.Background(), dir, env, c.Impl.Start...)
-	cmd.Stderr = &s.stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start %s in %s: %w", c.Impl.ID, n.Server.NS, err)
-	}
-	s.cmd, s.done = cmd, make(chan struct{})
-	done := s.done
-	go func() { cmd.Wait(); close(done) }()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		// The kubelet's readiness probe, from a generator host.
-		if st, err := n.Generators[0].Get(s.addr, "/status", time.Second); err == nil && st == 200 {
-			return s, nil
-		}
-		select {
-		case <-done:
-			return nil, fmt.Errorf("%s exited before it was ready; stderr:\n%s", c.Impl.ID, s.stderr.String())
-		case <-ctx.Done():
-			s.Stop()
-			return nil, ctx.Err()
-		case <-time.After(50 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			s.Stop()
-			return nil, fmt.Errorf("%s not ready on %s after 20s; stderr:\n%s", c.Impl.ID, s.addr, s.stderr.String())
-		}
-	}
-}
-
-// Pid is the server's process id (the leader of its process group).
-func (s *Server) Pid() int { return s.cmd.Process.Pid }
-
-// Port is the port the server listens on in its namespace.
-func (s *Server) Port() int { return s.port }
-
-// Stop ends the server's process group.
-func (s *Server) Stop() {
-	pg := -s.cmd.Process.Pid
-	syscall.Kill(pg, syscall.SIGTERM)
-	select {
-	case <-s.done:
-	case <-time.After(3 * time.Second):
-		syscall.Kill(pg, syscall.SIGKILL)
-		<-s.done
+// ServerOptions start a server in n's server namespace the way
+// server.Start starts any: `ip netns exec` in front of its command (which
+// execs it, so the server still leads its own process group), listening on
+// the server host's address with PORT=0 (the readiness line names the
+// port), the cell's variables env in a clean environment, and GET /status
+// sent from a generator host, as the kubelet's probe would be: nothing
+// outside the namespaces can reach the server.
+func (n *Net) ServerOptions(env map[string]string) server.Options {
+	return server.Options{
+		Host: n.Server.Addr, Env: env,
+		Wrap: []string{"ip", "netns", "exec", n.Server.NS},
+		Get:  n.Generators[0].Get,
 	}
 }
 

@@ -19,6 +19,7 @@ import (
 	"restbench/internal/k8s"
 	"restbench/internal/load"
 	"restbench/internal/result"
+	"restbench/internal/server"
 	"restbench/internal/suite"
 )
 
@@ -146,11 +147,22 @@ func TestThreeHostsMatchOne(t *testing.T) {
 	})
 	measureLock(t)
 	ctx := context.Background()
-	srv, err := StartServer(ctx, n, c, dir)
+	opt := n.ServerOptions(map[string]string{"THREADS": "1"})
+	opt.Dir = dir
+	srv, err := server.Start(im, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer srv.Stop()
+	defer srv.Stop(3 * time.Second)
+	if err := srv.WaitReady(ctx, 20*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	// PORT=0 in the namespace: the readiness line names the port and the
+	// server's own address, and the generators' pods target it.
+	if got := srv.Reported(); got.GOMAXPROCS != 1 || !strings.HasPrefix(srv.Ready.Fields["listening"], n.Server.Addr+":") {
+		t.Fatalf("reported %+v", got)
+	}
+	c.Port = srv.Port()
 
 	one := *n
 	one.Generators = n.Generators[:1]

@@ -14,6 +14,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"restbench/internal/runtimes"
+	"restbench/internal/yamlfile"
 )
 
 // ManifestPath is where the manifest lives, relative to the repository root.
@@ -21,17 +22,17 @@ const ManifestPath = "servers/implementations.yaml"
 
 // Impl is one implementation of the server contract.
 type Impl struct {
-	ID        string            `yaml:"id"`
-	Language  string            `yaml:"language"`
-	Framework string            `yaml:"framework"`
-	Version   string            `yaml:"version"`
-	Notes     string            `yaml:"notes"`
-	Build     string            `yaml:"build"`   // shell command run in the repository root
-	Creates   string            `yaml:"creates"` // when this path exists, Build is skipped
-	Start     []string          `yaml:"start"`   // argv, run in the repository root
-	Env       map[string]string `yaml:"env"`     // extra environment
+	ID        string            `yaml:"id" json:"id"`
+	Language  string            `yaml:"language" json:"language"`
+	Framework string            `yaml:"framework" json:"framework"`
+	Version   string            `yaml:"version" json:"version"`
+	Notes     string            `yaml:"notes" json:"notes,omitempty"`
+	Build     string            `yaml:"build" json:"build,omitempty"`     // shell command run in the repository root
+	Creates   string            `yaml:"creates" json:"creates,omitempty"` // when this path exists, Build is skipped
+	Start     []string          `yaml:"start" json:"start"`               // argv, run in the repository root
+	Env       map[string]string `yaml:"env" json:"env,omitempty"`         // extra environment
 	// BuildEnv is extra environment of Build, set by On (GOTOOLCHAIN).
-	BuildEnv map[string]string `yaml:"-"`
+	BuildEnv map[string]string `yaml:"-" json:"-"`
 }
 
 // On returns im as it builds and starts on the installed runtime rt (see
@@ -52,35 +53,52 @@ func (im Impl) On(rt *runtimes.Installed) (Impl, error) {
 
 // Manifest is the list of implementations, in file order.
 type Manifest struct {
-	Root  string // repository root; commands run here
-	Impls []Impl `yaml:"implementations"`
+	Root  string `yaml:"-" json:"root"` // repository root; commands run here
+	Impls []Impl `yaml:"implementations" json:"implementations"`
 }
 
-// Load reads the manifest below root.
+// Load reads the manifest below root, strictly: an unknown key or a bad
+// value is an error at its line (internal/yamlfile), as in a suite.
 func Load(root string) (*Manifest, error) {
-	path := filepath.Join(root, ManifestPath)
-	data, err := os.ReadFile(path)
-	if err != nil {
+	var m Manifest
+	if err := yamlfile.Read(filepath.Join(root, ManifestPath), &m); err != nil {
 		return nil, fmt.Errorf("read manifest: %w", err)
 	}
-	var m Manifest
-	if err := yaml.Unmarshal(data, &m); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
 	m.Root = root
+	return &m, nil
+}
+
+// UnmarshalYAML decodes the manifest strictly and refuses an id given twice.
+func (m *Manifest) UnmarshalYAML(n *yaml.Node) error {
+	type plain Manifest
+	if err := yamlfile.DecodeFields(n, "", (*plain)(m)); err != nil {
+		return err
+	}
 	seen := map[string]bool{}
+	items := yamlfile.Value(n, "implementations")
 	for i, im := range m.Impls {
-		switch {
-		case im.ID == "":
-			return nil, fmt.Errorf("%s: implementation #%d has no id", path, i+1)
-		case seen[im.ID]:
-			return nil, fmt.Errorf("%s: implementation %q is listed twice", path, im.ID)
-		case len(im.Start) == 0:
-			return nil, fmt.Errorf("%s: %s: start: missing (the command that runs the server)", path, im.ID)
+		if seen[im.ID] {
+			return yamlfile.Errorf(items.Content[i], "implementations", "%s is listed twice", im.ID)
 		}
 		seen[im.ID] = true
 	}
-	return &m, nil
+	return nil
+}
+
+// UnmarshalYAML decodes one implementation strictly; id and start are
+// required.
+func (im *Impl) UnmarshalYAML(n *yaml.Node) error {
+	type plain Impl
+	if err := yamlfile.DecodeFields(n, "", (*plain)(im)); err != nil {
+		return err
+	}
+	switch {
+	case im.ID == "":
+		return yamlfile.Errorf(n, "id", "missing: every implementation needs an id (<language>-<framework>)")
+	case len(im.Start) == 0:
+		return yamlfile.Errorf(n, "start", "%s: missing (the command that runs the server, as a list: [bin/servers/%s])", im.ID, im.ID)
+	}
+	return nil
 }
 
 // IDs returns every implementation id, sorted.

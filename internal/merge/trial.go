@@ -23,11 +23,13 @@ func Trial(s *suite.Suite, runID string, n int, l *result.Load, placement string
 	}
 	run := s.Runs[i]
 	end := l.WindowStart.Add(time.Duration(l.DurationS * float64(time.Second)))
-	t := &result.Trial{
-		Suite: s.Name, Experiment: run.Experiment, Run: run.ID, Impl: run.Impl, Params: run.Params, Trial: n,
-		Started: l.WindowStart.Add(-time.Duration(l.Settings.WarmupS * float64(time.Second))).UTC(), Finished: end.UTC(),
-		Status: result.StatusOK, Env: run.Env, Load: l, Flags: slices.Clone(l.Flags),
-		Placement: result.Placement{Mode: placement, Pinned: true, Quota: run.Quota},
+	t := s.NewTrial(run, n, l.WindowStart.Add(-time.Duration(l.Settings.WarmupS*float64(time.Second))))
+	t.Finished, t.Status, t.Load = end.UTC(), result.StatusOK, l
+	t.Placement.Mode = placement
+	for _, f := range l.Flags {
+		if !slices.Contains(t.Flags, f) {
+			t.Flags = append(t.Flags, f)
+		}
 	}
 	return t, nil
 }

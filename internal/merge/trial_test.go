@@ -29,6 +29,11 @@ func TestTrialFilesTheMergeAsTheSuitesTrial(t *testing.T) {
 		tr.Status != result.StatusOK || tr.Load != m || tr.Placement.Kind() != result.PlacementHosts {
 		t.Errorf("trial %+v", tr)
 	}
+	// Filed as the runner files a trial (suite.NewTrial): its round, the
+	// run's variables, never a pinning it did not have.
+	if tr.Round != 2 || len(tr.Env) != len(run.Env) || tr.Placement.Pinned {
+		t.Errorf("round %d, env %v, placement %+v", tr.Round, tr.Env, tr.Placement)
+	}
 	if !tr.Started.Before(tr.Finished) {
 		t.Errorf("started %v, finished %v", tr.Started, tr.Finished)
 	}

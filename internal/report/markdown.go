@@ -83,11 +83,19 @@ func writeEnvs(b *strings.Builder, suites []*SuiteReport) {
 		fmt.Fprintf(b, "\n\n")
 	}
 	// The pinned runtimes the servers ran on, as each binary printed its
-	// version (servers/runtimes.yaml).
+	// version, with the flags and variables servers/runtimes.yaml adds on
+	// each: they change what a server does as much as the version.
 	rts := map[string]string{}
 	for _, s := range suites {
 		for name, rt := range s.Env.Runtimes {
+			added := slices.Clone(rt.Flags)
+			for _, k := range slices.Sorted(maps.Keys(rt.Env)) {
+				added = append(added, k+"="+rt.Env[k])
+			}
 			rts[name] = rt.Version
+			if len(added) > 0 {
+				rts[name] += " (" + strings.Join(added, " ") + ")"
+			}
 		}
 	}
 	if len(rts) > 0 {

@@ -145,9 +145,9 @@ func (b *Body) UnmarshalYAML(n *yaml.Node) error {
 		return nil
 	}
 	var g struct {
-		Generate generator `yaml:"generate"`
-		Size     Size      `yaml:"size"`
-		Seed     *seed     `yaml:"seed"`
+		Generate bodyKind `yaml:"generate"`
+		Size     Size     `yaml:"size"`
+		Seed     *seed    `yaml:"seed"`
 	}
 	if err := yamlfile.DecodeFields(n, "body", &g); err != nil {
 		return err
@@ -162,9 +162,11 @@ func (b *Body) UnmarshalYAML(n *yaml.Node) error {
 	return nil
 }
 
-type generator struct{ V string }
+// bodyKind is what a generated body is made of: "filter" only so far.
+// ("generator" in restbench means the process that makes the load.)
+type bodyKind struct{ V string }
 
-func (g *generator) UnmarshalYAML(n *yaml.Node) (err error) {
+func (g *bodyKind) UnmarshalYAML(n *yaml.Node) (err error) {
 	g.V, err = yamlfile.OneOf(n, "filter")
 	return err
 }

@@ -155,6 +155,10 @@ type Server struct {
 	GOMAXPROCS int    `json:"gomaxprocs,omitempty"` // Go: the effective runtime.GOMAXPROCS(0)
 	Workers    int    `json:"workers,omitempty"`    // Node cluster or PM2 worker processes
 	Line       string `json:"line,omitempty"`       // the readiness line as printed
+	// Env is the whole environment restbench started the server with: the
+	// few variables it passes on (PATH, HOME, LANG, TMPDIR), the
+	// implementation's and runtime's, the cell's, HOST and PORT.
+	Env map[string]string `json:"env,omitempty"`
 }
 
 // Runtime is the pinned runtime a server ran on.
@@ -162,4 +166,8 @@ type Runtime struct {
 	Name    string `json:"name"`           // node@24, bun, deno, go@1.26
 	Version string `json:"version"`        // as the runtime printed it (v24.21.0)
 	Path    string `json:"path,omitempty"` // the binary
+	// Flags and Env are what servers/runtimes.yaml adds to every server on
+	// this runtime, after the manifest's own flags and variables.
+	Flags []string          `json:"flags,omitempty"`
+	Env   map[string]string `json:"env,omitempty"`
 }

@@ -2,10 +2,8 @@ package runner
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
-	"time"
 
 	"restbench/internal/hosts"
 	"restbench/internal/k8s"
@@ -14,27 +12,15 @@ import (
 	"restbench/internal/suite"
 )
 
-// hostsTrial measures trial n of a run with placement: hosts on this
+// hostsTrial measures trial t of a run with placement: hosts on this
 // machine: the server in a network namespace of its own, run.Hosts
 // generators in others, each running its Indexed Job pod's command, their
-// results merged (internal/hosts). The CPUs are shared by all of them, so
-// the trial is flagged unpinned; its placement mode says hosts.
-func (r *Runner) hostsTrial(ctx context.Context, run suite.Run, n int) (*result.Trial, error) {
-	t := &result.Trial{
-		Suite: r.suite.Name, Experiment: run.Experiment, Run: run.ID, Impl: run.Impl,
-		Params: run.Params, Trial: n, Started: time.Now().UTC(), Env: run.Env,
-		Placement: result.Placement{Mode: result.PlacementHosts},
-		Flags:     []string{result.FlagUnpinned},
-	}
+// results merged (internal/hosts). The server starts, and is recorded, as
+// on one machine (startServer); the CPUs are shared by all of them, so the
+// trial is flagged unpinned (suite.NewTrial).
+func (r *Runner) hostsTrial(ctx context.Context, t *result.Trial, run suite.Run) (*result.Trial, error) {
 	end := func(status, format string, args ...any) (*result.Trial, error) {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		t.Status, t.Error, t.Finished = status, fmt.Sprintf(format, args...), time.Now().UTC()
-		if status == result.StatusFailed {
-			t.Flags = appendFlag(t.Flags, result.FlagFailed)
-		}
-		return t, nil
+		return finish(ctx, t, status, format, args...)
 	}
 	if err := hosts.Available(); err != nil {
 		return end(result.StatusNotRun, "not run here: placement hosts needs network namespaces: %v", err)
@@ -53,6 +39,14 @@ func (r *Runner) hostsTrial(ctx context.Context, run suite.Run, n int) (*result.
 	if err != nil {
 		return end(result.StatusFailed, "%v", err)
 	}
+	var why string
+	im, t.Runtime, why, err = r.onRuntime(im, run)
+	if err != nil {
+		return end(result.StatusFailed, "%s: %v", run.ID, err)
+	}
+	if why != "" {
+		return end(result.StatusNotSupported, "%s", why)
+	}
 	if err := r.build(ctx, im); err != nil {
 		return end(result.StatusFailed, "%v", err)
 	}
@@ -69,29 +63,35 @@ func (r *Runner) hostsTrial(ctx context.Context, run suite.Run, n int) (*result.
 			r.logf("warning: %v", err)
 		}
 	}()
-	cell := k8s.Cell{Run: run, Impl: im, Trial: n}
-	srv, err := hosts.StartServer(ctx, net, cell, root)
+	p, err := r.startServer(ctx, t, im, net.ServerOptions(run.Env))
 	if err != nil {
 		return end(result.StatusFailed, "%v", err)
 	}
-	defer srv.Stop()
+	defer p.Stop(r.opt.StopGrace)
 	out, err := os.MkdirTemp("", "restbench-hosts-")
 	if err != nil {
 		return end(result.StatusFailed, "%v", err)
 	}
 	defer os.RemoveAll(out)
+	// The generators' pods target the port the server reported.
+	cell := k8s.Cell{Run: run, Impl: im, Trial: t.Trial, Port: p.Port()}
 	cell.StartAt = hosts.StartAt(run.Load.Warmup)
 	// restbench's own process tree, the server's apart, is the generators.
-	endListen := r.watchListen(srv.Pid(), srv.Port())
-	mon := monitor.Start(monitor.NewTree(srv.Pid()), r.opt.Interval, cell.StartAt)
+	endListen := r.watchListen(p.Pid(), p.Port())
+	mon := monitor.Start(monitor.NewTree(p.Pid()), r.opt.Interval, cell.StartAt)
 	l, _, err := hosts.Generate(ctx, net, cell, root, out)
 	t.Monitor = mon.Stop(len(r.allowed))
 	endListen(t)
+	if p.Exited() {
+		t.StderrTail = p.StderrTail(stderrTail)
+		return end(result.StatusFailed, "%s exited during the load (%v); see stderr_tail", im.ID, p.ExitErr())
+	}
 	if err != nil {
 		return end(result.StatusFailed, "load: %v", err)
 	}
 	t.Load = l
-	t.Flags = append(t.Flags, l.Flags...)
-	t.Status, t.Finished = result.StatusOK, time.Now().UTC()
-	return t, nil
+	for _, f := range l.Flags {
+		t.Flags = appendFlag(t.Flags, f)
+	}
+	return end(result.StatusOK, "")
 }

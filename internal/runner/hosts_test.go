@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 
@@ -37,6 +38,14 @@ func TestHostsPlacement(t *testing.T) {
 	}
 	if tr.Placement.Kind() != result.PlacementHosts || tr.Load.Settings.Shard != "merged 2" || tr.Load.Settings.Connections != 2 {
 		t.Errorf("placement %+v, shard %q, connections %d; want hosts, merged 2, 2", tr.Placement, tr.Load.Settings.Shard, tr.Load.Settings.Connections)
+	}
+	// The server started as on one machine: its readiness line, a port the
+	// kernel picked in its namespace, a clean environment, the round.
+	if s := tr.Server; s == nil || s.GOMAXPROCS < 1 || s.Port == 0 || s.Env["HOST"] != hosts.Subnet+".1" || s.Env["PORT"] != "0" || s.Env["THREADS"] != "1" {
+		t.Errorf("server %+v", tr.Server)
+	}
+	if tr.Round != 1 || tr.Placement.Pinned || !slices.Contains(tr.Flags, result.FlagUnpinned) {
+		t.Errorf("round %d, placement %+v, flags %v; want round 1, unpinned", tr.Round, tr.Placement, tr.Flags)
 	}
 	if err := result.CheckAccounting(tr.Load); err != nil {
 		t.Error(err)

@@ -28,17 +28,17 @@ func place(run suite.Run, allowed []int) (placement, error) {
 		var err error
 		if run.ServerCPUs != "" {
 			if server, err = cpu.ParseList(run.ServerCPUs); err != nil {
-				return placement{}, fmt.Errorf("server_cpus: %w", err)
+				return placement{}, fmt.Errorf("placement: server: %w", err)
 			}
 		}
 		if run.ClientCPUs != "" {
 			if client, err = cpu.ParseList(run.ClientCPUs); err != nil {
-				return placement{}, fmt.Errorf("client_cpus: %w", err)
+				return placement{}, fmt.Errorf("placement: client: %w", err)
 			}
 		}
 		for _, c := range append(slices.Clone(server), client...) {
 			if !slices.Contains(allowed, c) {
-				return placement{}, fmt.Errorf("CPU %d is not usable here (usable: %s); change server_cpus/client_cpus", c, cpu.FormatList(allowed))
+				return placement{}, fmt.Errorf("CPU %d is not usable here (usable: %s); change the lists of placement: {server: ..., client: ...}, or use placement: pinned and let the runner choose", c, cpu.FormatList(allowed))
 			}
 		}
 		p := placement{server: server, client: client, pinned: disjoint(server, client)}

@@ -64,12 +64,17 @@ func (r *Runner) onRuntime(im impl.Impl, run suite.Run) (_ impl.Impl, rec *resul
 	if !ok || got.err != nil {
 		return im, nil, "", fmt.Errorf("runtime %s: %v", rt.Name, got.err)
 	}
-	rec = &result.Runtime{Name: got.in.Name, Version: got.in.Printed, Path: got.in.Path}
+	rec = record(got.in)
 	if why := rt.NotSupported(im.ID, run.Env); why != "" {
 		return im, rec, why, nil
 	}
 	im, err = im.On(got.in)
 	return im, rec, "", err
+}
+
+// record is what a trial and env.json say of an installed runtime.
+func record(in *runtimes.Installed) *result.Runtime {
+	return &result.Runtime{Name: in.Name, Version: in.Printed, Path: in.Path, Flags: in.Flags, Env: in.Env}
 }
 
 // runtimeRecords is env.json's Runtimes: every runtime installed for this run.
@@ -80,7 +85,7 @@ func (r *Runner) runtimeRecords() map[string]result.Runtime {
 	out := map[string]result.Runtime{}
 	for name, got := range r.rts {
 		if got.in != nil {
-			out[name] = result.Runtime{Name: name, Version: got.in.Printed, Path: got.in.Path}
+			out[name] = *record(got.in)
 		}
 	}
 	return out

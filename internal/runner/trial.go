@@ -25,12 +25,9 @@ const stderrTail = 4000
 // half-measured trial is not written. Every other failure is a trial with
 // status failed, and the suite goes on.
 func (r *Runner) trial(ctx context.Context, run suite.Run, n int) (*result.Trial, error) {
+	t := r.suite.NewTrial(run, n, time.Now())
 	if run.Hosts > 0 {
-		return r.hostsTrial(ctx, run, n)
-	}
-	t := &result.Trial{
-		Suite: r.suite.Name, Experiment: run.Experiment, Run: run.ID, Impl: run.Impl,
-		Params: run.Params, Trial: n, Round: n, Started: time.Now().UTC(), Env: run.Env,
+		return r.hostsTrial(ctx, t, run)
 	}
 	if why := notRun(run, len(r.allowed)); why != "" {
 		t.Status, t.Error = result.StatusNotRun, why
@@ -38,13 +35,7 @@ func (r *Runner) trial(ctx context.Context, run suite.Run, n int) (*result.Trial
 		return t, nil
 	}
 	fail := func(format string, args ...any) (*result.Trial, error) {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		t.Status, t.Error = result.StatusFailed, fmt.Sprintf(format, args...)
-		t.Flags = appendFlag(t.Flags, result.FlagFailed)
-		t.Finished = time.Now().UTC()
-		return t, nil
+		return finish(ctx, t, result.StatusFailed, format, args...)
 	}
 
 	pl, err := place(run, r.allowed)
@@ -64,8 +55,7 @@ func (r *Runner) trial(ctx context.Context, run suite.Run, n int) (*result.Trial
 		return fail("%s: %v", run.ID, err)
 	}
 	if why != "" {
-		t.Status, t.Error, t.Finished = result.StatusNotSupported, why, time.Now().UTC()
-		return t, nil
+		return finish(ctx, t, result.StatusNotSupported, "%s", why)
 	}
 	if err := r.build(ctx, im); err != nil {
 		return fail("%v", err)
@@ -105,16 +95,11 @@ func (r *Runner) trial(ctx context.Context, run suite.Run, n int) (*result.Trial
 		return fail("%v", err)
 	}
 
-	p, err := server.Start(im, server.Options{Dir: r.opt.Manifest.Root, Env: run.Env, Wrap: wrap})
+	p, err := r.startServer(ctx, t, im, server.Options{Env: run.Env, Wrap: wrap})
 	if err != nil {
 		return fail("%v", err)
 	}
 	defer p.Stop(r.opt.StopGrace)
-	if err := p.WaitReady(ctx, r.opt.ReadyTimeout); err != nil {
-		t.StderrTail = p.StderrTail(stderrTail)
-		return fail("start %s: %v (see stderr_tail)", im.ID, firstLine(err))
-	}
-	t.Server = p.Reported()
 
 	eng, err := engine.New(run.Engine)
 	if err != nil {
@@ -166,6 +151,38 @@ func (r *Runner) trial(ctx context.Context, run suite.Run, n int) (*result.Trial
 	t.Status = result.StatusOK
 	t.Finished = time.Now().UTC()
 	return t, nil
+}
+
+// finish files t with status and why (a failed trial carries the failed
+// flag). It returns nil, with ctx's error, when ctx was cancelled: a
+// half-measured trial is not written.
+func finish(ctx context.Context, t *result.Trial, status, format string, args ...any) (*result.Trial, error) {
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	t.Status, t.Error, t.Finished = status, fmt.Sprintf(format, args...), time.Now().UTC()
+	if status == result.StatusFailed {
+		t.Flags = appendFlag(t.Flags, result.FlagFailed)
+	}
+	return t, nil
+}
+
+// startServer starts im from the repository root as opt says and waits
+// until it is ready, on every placement: t records what the server
+// reported, or its stderr when it did not start. The caller stops p.
+func (r *Runner) startServer(ctx context.Context, t *result.Trial, im impl.Impl, opt server.Options) (*server.Process, error) {
+	opt.Dir = r.opt.Manifest.Root
+	p, err := server.Start(im, opt)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.WaitReady(ctx, r.opt.ReadyTimeout); err != nil {
+		t.StderrTail = p.StderrTail(stderrTail)
+		p.Stop(r.opt.StopGrace)
+		return nil, fmt.Errorf("start %s: %v (see stderr_tail)", im.ID, firstLine(err))
+	}
+	t.Server = p.Reported()
+	return p, nil
 }
 
 // build builds an implementation once per invocation.

@@ -7,11 +7,12 @@ package runtimes
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"restbench/internal/yamlfile"
 )
 
 // LockPath is where the lock file lives, relative to the repository root.
@@ -64,49 +65,67 @@ type Lock struct {
 	Runtimes []Runtime         `yaml:"runtimes"`
 }
 
-// Load reads the lock file below root and checks it.
+// Load reads the lock file below root and checks it, strictly: an unknown
+// key or a bad value is an error at its line (internal/yamlfile).
 func Load(root string) (*Lock, error) {
-	path := filepath.Join(root, LockPath)
-	data, err := os.ReadFile(path)
-	if err != nil {
+	var l Lock
+	if err := yamlfile.Read(filepath.Join(root, LockPath), &l); err != nil {
 		return nil, fmt.Errorf("read runtimes: %w", err)
 	}
-	var l Lock
-	if err := yaml.Unmarshal(data, &l); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
 	l.Root = root
+	return &l, nil
+}
+
+// UnmarshalYAML decodes the lock file strictly and checks its defaults.
+func (l *Lock) UnmarshalYAML(n *yaml.Node) error {
+	type plain Lock
+	if err := yamlfile.DecodeFields(n, "", (*plain)(l)); err != nil {
+		return err
+	}
 	seen := map[string]bool{}
-	for _, r := range l.Runtimes {
-		bad := func(format string, a ...any) error {
-			return fmt.Errorf("%s: runtime %q: %s", path, r.Name, fmt.Sprintf(format, a...))
-		}
-		switch {
-		case r.Name == "":
-			return nil, fmt.Errorf("%s: a runtime has no name", path)
-		case seen[r.Name]:
-			return nil, bad("listed twice")
-		case r.Language == Node && (r.NPM == "" || r.Version == "" || r.Bin == ""):
-			return nil, bad("needs npm, version and bin")
-		case r.Language == Node && !strings.HasPrefix(r.Integrity, "sha512-"):
-			return nil, bad("integrity: want sha512-... (npm view %s@%s dist.integrity)", r.NPM, r.Version)
-		case r.Language == Go && !strings.HasPrefix(r.Toolchain, "go1."):
-			return nil, bad("toolchain: want go1.X.Y")
-		case r.Language != Node && r.Language != Go:
-			return nil, bad("language %q: want node or go", r.Language)
+	items := yamlfile.Value(n, "runtimes")
+	for i, r := range l.Runtimes {
+		if seen[r.Name] {
+			return yamlfile.Errorf(items.Content[i], "runtimes", "%s is listed twice", r.Name)
 		}
 		seen[r.Name] = true
 	}
 	for lang, name := range l.Defaults {
+		at := yamlfile.Value(yamlfile.Value(n, "defaults"), lang)
 		r, err := l.Get(name)
 		if err != nil {
-			return nil, fmt.Errorf("%s: defaults: %s: %w", path, lang, err)
+			return yamlfile.Errorf(at, "defaults", "%s: %v", lang, err)
 		}
 		if r.Language != lang {
-			return nil, fmt.Errorf("%s: defaults: %s: %s runs %s servers", path, lang, name, r.Language)
+			return yamlfile.Errorf(at, "defaults", "%s: %s runs %s servers", lang, name, r.Language)
 		}
 	}
-	return &l, nil
+	return nil
+}
+
+// UnmarshalYAML decodes one runtime strictly and checks that it has what
+// its language needs.
+func (r *Runtime) UnmarshalYAML(n *yaml.Node) error {
+	type plain Runtime
+	if err := yamlfile.DecodeFields(n, "", (*plain)(r)); err != nil {
+		return err
+	}
+	bad := func(field, format string, a ...any) error {
+		return yamlfile.Errorf(n, field, "runtime %q: %s", r.Name, fmt.Sprintf(format, a...))
+	}
+	switch {
+	case r.Name == "":
+		return yamlfile.Errorf(n, "name", "missing: every runtime needs a name (node@24, go@1.26)")
+	case r.Language != Node && r.Language != Go:
+		return bad("language", "%q: want node or go", r.Language)
+	case r.Language == Node && (r.NPM == "" || r.Version == "" || r.Bin == ""):
+		return bad("npm", "needs npm, version and bin")
+	case r.Language == Node && !strings.HasPrefix(r.Integrity, "sha512-"):
+		return bad("integrity", "want sha512-... (npm view %s@%s dist.integrity)", r.NPM, r.Version)
+	case r.Language == Go && !strings.HasPrefix(r.Toolchain, "go1."):
+		return bad("toolchain", "want go1.X.Y")
+	}
+	return nil
 }
 
 // Get returns the runtime called name, or an error that lists the pinned ones.

@@ -63,12 +63,15 @@ func TestLockFile(t *testing.T) {
 
 func TestLoadErrors(t *testing.T) {
 	for _, c := range []struct{ name, lock, want string }{
-		{"no integrity", "runtimes:\n  - {name: n, language: node, npm: p, version: 1.0.0, bin: b}\n", "integrity: want sha512-"},
-		{"twice", "runtimes:\n  - {name: g, language: go, toolchain: go1.2.3}\n  - {name: g, language: go, toolchain: go1.2.3}\n", "listed twice"},
-		{"bad toolchain", "runtimes:\n  - {name: g, language: go, toolchain: 1.22}\n", "toolchain: want go1.X.Y"},
+		{"no integrity", "runtimes:\n  - {name: n, language: node, npm: p, version: 1.0.0, bin: b}\n", `runtimes.yaml:2: integrity: runtime "n": want sha512-`},
+		{"twice", "runtimes:\n  - {name: g, language: go, toolchain: go1.2.3}\n  - {name: g, language: go, toolchain: go1.2.3}\n", "runtimes.yaml:3: runtimes: g is listed twice"},
+		{"bad toolchain", "runtimes:\n  - {name: g, language: go, toolchain: 1.22}\n", `runtimes.yaml:2: toolchain: runtime "g": want go1.X.Y`},
 		{"default of another language", "defaults: {node: g}\nruntimes:\n  - {name: g, language: go, toolchain: go1.2.3}\n", "g runs go servers"},
-		{"unknown default", "defaults: {go: x}\nruntimes:\n  - {name: g, language: go, toolchain: go1.2.3}\n", `unknown runtime "x"`},
-		{"language", "runtimes:\n  - {name: r, language: rust}\n", `language "rust"`},
+		{"unknown default", "defaults: {go: x}\nruntimes:\n  - {name: g, language: go, toolchain: go1.2.3}\n", `runtimes.yaml:1: defaults: go: unknown runtime "x"`},
+		{"language", "runtimes:\n  - {name: r, language: rust}\n", `runtimes.yaml:2: language: runtime "r": "rust": want node or go`},
+		{"unknown key", "runtimes:\n  - name: g\n    language: go\n    toolchain: go1.2.3\n    toolchian: go1.2.4\n", "runtimes.yaml:5: toolchian: unknown field in runtimes (known: "},
+		{"unknown top-level key", "runtime:\n  - {name: g, language: go, toolchain: go1.2.3}\n", "runtimes.yaml:1: runtime: unknown field"},
+		{"wrong shape", "runtimes:\n  - {name: g, language: go, toolchain: go1.2.3, flags: -x}\n", "runtimes.yaml:2: flags: "},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			root := t.TempDir()

@@ -2,6 +2,7 @@ package server
 
 import (
 	"io"
+	"reflect"
 	"testing"
 	"time"
 
@@ -49,7 +50,7 @@ func TestReported(t *testing.T) {
 		}
 		got := r.Server()
 		tt.want.Line = tt.line
-		if *got != tt.want {
+		if !reflect.DeepEqual(*got, tt.want) {
 			t.Errorf("%s:\n got %+v\nwant %+v", tt.line, *got, tt.want)
 		}
 	}

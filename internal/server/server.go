@@ -26,30 +26,32 @@ import (
 // Options say how to start a server.
 type Options struct {
 	Dir  string            // working folder: the repository root
-	Host string            // default 127.0.0.1
-	Env  map[string]string // THREADS, GOMAXPROCS, CLUSTER, ...
+	Host string            // HOST, the address it listens on; default 127.0.0.1
+	Env  map[string]string // the cell's THREADS, GOMAXPROCS, CLUSTER, ...
+	// Port is PORT. 0, the default, lets the kernel pick a free port, which
+	// the readiness line names: no port is chosen ahead and raced for. A
+	// fixed port is only for where a Service needs one (docs/contract.md).
+	Port int
 	// Wrap is prepended to the start command, e.g. ["taskset", "-c", "1"],
-	// or a shell wrapper that joins a cgroup before exec.
+	// a shell wrapper that joins a cgroup before exec, or ["ip", "netns",
+	// "exec", NS] to start it in a network namespace. Each must exec the
+	// command, so that the server leads the process group restbench made.
 	Wrap []string
+	// Get sends GET path to addr (host:port) and returns the status; it is
+	// how WaitReady polls /status where restbench cannot reach the server
+	// directly (from a generator's namespace). nil: from here.
+	Get func(addr, path string, timeout time.Duration) (int, error)
 	// Stdout and Stderr also receive the server's output when set; the last
 	// 64 KiB of stderr are always kept for StderrTail.
 	Stdout, Stderr io.Writer
 }
 
-// Command is the command line that starts im: argv and the environment added
-// to restbench's own. The runtime is chosen before: impl.Impl.On puts the
-// pinned runtime's binary and flags into im.Start. The server listens
-// on PORT=0, a port the kernel picks, and says which in its readiness line:
-// no port is chosen ahead and raced for.
-func Command(im impl.Impl, opt Options) (argv, env []string) {
+// Command is the command line that starts im and its whole environment
+// (Environ). The runtime is chosen before: impl.Impl.On puts the pinned
+// runtime's binary and flags into im.Start.
+func Command(im impl.Impl, opt Options) (argv []string, env map[string]string) {
 	argv = append(append([]string{}, opt.Wrap...), im.Start...)
-	for k, v := range im.Env {
-		env = append(env, k+"="+v)
-	}
-	for k, v := range opt.Env {
-		env = append(env, k+"="+v)
-	}
-	return argv, append(env, "HOST="+opt.Host, "PORT=0")
+	return argv, Environ(os.Environ(), im.Env, opt)
 }
 
 // Process is a running server, leader of its own process group so that
@@ -57,7 +59,9 @@ func Command(im impl.Impl, opt Options) (argv, env []string) {
 type Process struct {
 	Impl  impl.Impl
 	Host  string
-	Ready Ready // the readiness line; set by WaitReady
+	Env   map[string]string // the whole environment it was started with
+	Ready Ready             // the readiness line; set by WaitReady
+	get   func(addr, path string, timeout time.Duration) (int, error)
 	cmd   *exec.Cmd
 	done  chan struct{}
 	err   error // exit status, valid after done is closed
@@ -74,11 +78,11 @@ func Start(im impl.Impl, opt Options) (*Process, error) {
 	argv, env := Command(im, opt)
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = opt.Dir
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = list(env)
 	// Own process group: Stop signals the whole tree. Pdeathsig: if restbench
 	// itself is killed, the leader dies with it.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	p := &Process{Impl: im, Host: opt.Host, cmd: cmd, done: make(chan struct{}), errs: &ringBuffer{max: 64 << 10}, lines: newReadyWriter()}
+	p := &Process{Impl: im, Host: opt.Host, Env: env, get: opt.Get, cmd: cmd, done: make(chan struct{}), errs: &ringBuffer{max: 64 << 10}, lines: newReadyWriter()}
 	cmd.Stdout = p.lines
 	if opt.Stdout != nil {
 		cmd.Stdout = io.MultiWriter(p.lines, opt.Stdout)
@@ -131,10 +135,14 @@ func (p *Process) StderrTail(n int) string {
 	return string(b[max(0, len(b)-n):])
 }
 
-// Reported is what the server said in its readiness line, with the pid of
-// the group leader restbench started.
+// Reported is what the server said in its readiness line, with the
+// environment restbench started it with.
 func (p *Process) Reported() *result.Server {
-	return p.Ready.Server()
+	s := p.Ready.Server()
+	if s != nil {
+		s.Env = p.Env
+	}
+	return s
 }
 
 // WaitReady waits for the readiness line (which names the port), then polls
@@ -155,17 +163,15 @@ func (p *Process) WaitReady(ctx context.Context, timeout time.Duration) error {
 	if p.Port() == 0 {
 		return fmt.Errorf("%s: readiness line has no port in listening= (%s): print the address the server really listens on, see docs/contract.md", p.Impl.ID, p.Ready.Line)
 	}
-	client := &http.Client{Timeout: time.Second}
+	get := p.get
+	if get == nil {
+		get = httpGet
+	}
+	addr := net.JoinHostPort(p.Host, strconv.Itoa(p.Port()))
 	url := p.URL() + "/status"
 	for {
-		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-		resp, err := client.Do(req)
-		if err == nil {
-			io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return nil
-			}
+		if status, err := get(addr, "/status", time.Second); err == nil && status == http.StatusOK {
+			return nil
 		}
 		select {
 		case <-p.done:
@@ -175,6 +181,16 @@ func (p *Process) WaitReady(ctx context.Context, timeout time.Duration) error {
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
+}
+
+func httpGet(addr, path string, timeout time.Duration) (int, error) {
+	resp, err := (&http.Client{Timeout: timeout}).Get("http://" + addr + path)
+	if err != nil {
+		return 0, err
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp.StatusCode, nil
 }
 
 // Stop sends SIGTERM to the process group, waits up to grace for the leader

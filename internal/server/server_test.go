@@ -49,6 +49,9 @@ func serve(mode string) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+	if mode == "env" { // the environment it got, for TestCleanEnvironment
+		extra = " env=" + strings.Join(os.Environ(), ",")
+	}
 	if mode != "silent" {
 		fmt.Printf("restbench-server id=test pid=%d threads=%s gomaxprocs=1 listening=%s%s\n", os.Getpid(), os.Getenv("THREADS"), l.Addr(), extra)
 	}

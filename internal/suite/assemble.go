@@ -66,8 +66,8 @@ func assemble(s settings, at *yaml.Node, lang string) (Run, pending, error) {
 	if s.Connections != nil {
 		c.Connections = s.Connections.V
 	}
-	if s.MaxConnections != nil {
-		c.Connections = min(c.Connections, s.MaxConnections.V)
+	if s.ConnectionsCap != nil {
+		c.Connections = min(c.Connections, s.ConnectionsCap.V)
 	}
 	if s.Duration != nil {
 		c.Duration = s.Duration.V

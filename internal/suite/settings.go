@@ -22,7 +22,7 @@ import (
 type settings struct {
 	Engine         *engine           `yaml:"engine"`
 	Connections    *count            `yaml:"connections"`
-	MaxConnections *count            `yaml:"max_connections"`
+	ConnectionsCap *count            `yaml:"max_connections"` // a cap; unlike load --max-connections, never growth
 	Duration       *duration         `yaml:"duration"`
 	Warmup         *duration         `yaml:"warmup"`
 	Requests       *requests         `yaml:"requests"`

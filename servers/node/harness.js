@@ -1,33 +1,36 @@
-// Test harness: starts a Node server as the manifest (servers/implementations.yaml)
-// says, as a real child process on a free port, and sends it real requests.
-import { spawn } from 'node:child_process';
+// Test harness: starts a Node server as restbench does (internal/server): the
+// manifest's command and environment, read from `restbench impls --json`,
+// PORT=0 and the port taken from the readiness line (docs/contract.md), as a
+// real child process; and sends it real requests.
+import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-// startCommand reads the start argv of node-<app> from the manifest, so that
-// the tests run the servers exactly as restbench does.
-export function startCommand(app) {
-  const yaml = readFileSync(path.join(ROOT, 'servers', 'implementations.yaml'), 'utf8');
-  const entry = yaml.split(/\n\s*- id: /).find((e) => e.startsWith(`node-${app}\n`));
-  const start = entry?.match(/\n\s*start: \[(.*)\]/);
-  if (!start) throw new Error(`servers/implementations.yaml: no "start: [...]" line for node-${app}`);
-  return start[1].split(',').map((s) => s.trim());
+let manifest;
+
+// implementation returns node-<app> from the manifest as restbench reads it,
+// so that the tests run the servers exactly as restbench does.
+export function implementation(app) {
+  if (!manifest) {
+    const bin = path.join(ROOT, 'bin', 'restbench');
+    try {
+      manifest = JSON.parse(execFileSync(bin, ['impls', '--json'], { cwd: ROOT, encoding: 'utf8' }));
+    } catch (err) {
+      throw new Error(`${bin} impls --json: ${err.message} (build it first: make restbench)`);
+    }
+  }
+  const im = manifest.implementations.find((i) => i.id === `node-${app}`);
+  if (!im) throw new Error(`servers/implementations.yaml has no node-${app}`);
+  return im;
 }
 
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
+// The variables of this process a server gets, as internal/server passes
+// them on: nothing else of the test's environment reaches it.
+const INHERITED = ['PATH', 'HOME', 'LANG', 'TMPDIR'];
 
 const running = new Set();
 // Last resort for a test process that exits without stopping its servers.
@@ -36,17 +39,19 @@ process.on('exit', () => {
 });
 
 // start runs node-<app> with env added, waits for its readiness line, and
-// returns the running server. The caller must call stop().
+// returns the running server, with the port that line names. The caller
+// must call stop().
 export async function start(app, env = {}) {
-  const [, ...args] = startCommand(app);
-  const port = await freePort();
+  const im = implementation(app);
+  const [, ...args] = im.start; // the test's own node in place of `node`
+  const inherited = Object.fromEntries(INHERITED.filter((k) => k in process.env).map((k) => [k, process.env[k]]));
   // Not detached: a Ctrl-C of the test run reaches the servers too.
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), ...env },
+    env: { ...inherited, ...im.env, ...env, HOST: '127.0.0.1', PORT: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const server = { app, port, child, pid: child.pid, stdout: '', stderr: '', url: `http://127.0.0.1:${port}` };
+  const server = { app, child, pid: child.pid, stdout: '', stderr: '' };
   running.add(server);
   child.stderr.on('data', (d) => (server.stderr += d));
   server.exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
@@ -55,10 +60,13 @@ export async function start(app, env = {}) {
     const timer = setTimeout(() => reject(new Error(`node-${app} printed no readiness line in 30 s:\n${server.stderr}`)), 30000);
     child.stdout.on('data', (d) => {
       server.stdout += d;
-      if (/^restbench-server /m.test(server.stdout)) {
-        clearTimeout(timer);
-        resolve();
-      }
+      const line = server.stdout.match(/^restbench-server .*$/m);
+      if (!line) return;
+      clearTimeout(timer);
+      const port = Number(line[0].match(/ listening=\S*:(\d+)/)?.[1]);
+      if (!port) reject(new Error(`node-${app}: no port in the readiness line's listening= (${line[0]})`));
+      Object.assign(server, { port, url: `http://127.0.0.1:${port}` });
+      resolve();
     });
     server.exited.then(({ code, signal }) => {
       clearTimeout(timer);

@@ -7,8 +7,7 @@
 // during a benchmark shows instead of being hidden by a restart.
 import cluster from 'node:cluster';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
+import { mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -35,8 +34,16 @@ try {
 
 if (cluster.isWorker) {
   // A worker of node:cluster, or of PM2 (whose cluster mode is node:cluster
-  // too): it serves, and its supervisor prints the readiness line.
-  await serve();
+  // too): it serves, and its supervisor prints the readiness line. Under PM2
+  // it also tells the launcher the port, which PM2 does not pass on.
+  const server = await serve();
+  const dir = process.env.RESTBENCH_PORTS_DIR;
+  if (dir) {
+    // Whole or not at all: the launcher may read while this writes.
+    const file = path.join(dir, `restbench-port.${process.pid}`);
+    writeFileSync(`${file}.tmp`, String(server.address().port));
+    renameSync(`${file}.tmp`, file);
+  }
 } else if (config.cluster === 'pm2') {
   await runPM2();
 } else if (config.threads > 1) {
@@ -88,11 +95,6 @@ function runCluster() {
 // (logs, sockets) in a temporary folder that is removed when it exits, so
 // nothing is left behind. pm2-runtime keeps PM2's daemon in its own process.
 async function runPM2() {
-  // PM2 tells its launcher nothing about its workers' sockets, so with
-  // PORT=0 the launcher picks the port itself: the one place a free port is
-  // chosen ahead of the listen (a small window another process could take it
-  // in; the start then fails and says so).
-  if (config.port === 0) config.port = await freePort(config.host);
   const require = createRequire(import.meta.url);
   const bin = path.join(path.dirname(require.resolve('pm2/package.json')), 'bin', 'pm2-runtime');
   const home = mkdtempSync(path.join(os.tmpdir(), 'restbench-pm2-'));
@@ -100,7 +102,11 @@ async function runPM2() {
   // PM2's workers get this process's V8 flags, as node:cluster workers do.
   if (process.execArgv.length > 0) args.push('--node-args', process.execArgv.join(' '));
   const child = spawn(process.execPath, args, {
-    env: { ...process.env, PM2_HOME: home, RESTBENCH_APP: app, PORT: String(config.port) },
+    // PM2 tells its launcher nothing about its workers' sockets: each worker
+    // writes the port it listens on into the launcher's folder. With PORT=0
+    // the workers share the one port their cluster primary (PM2's daemon)
+    // got from the kernel, as node:cluster's do; no port is picked ahead.
+    env: { ...process.env, PM2_HOME: home, RESTBENCH_APP: app, RESTBENCH_PORTS_DIR: home, PORT: String(config.port) },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const cleanup = () => rmSync(home, { recursive: true, force: true });
@@ -109,18 +115,30 @@ async function runPM2() {
     process.exit(code ?? (signal ? 1 : 0));
   });
   for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, () => child.kill(sig));
-  waitReady(config, child).then(
-    () => console.log(readyLine(app, config)),
+  const ready = async () => {
+    const port = await waitPort(home, config.threads, child);
+    await waitReady({ ...config, port }, child);
+    return port;
+  };
+  ready().then(
+    (port) => console.log(readyLine(app, { ...config, port })),
     (err) => console.error(`node-${app}: ${err.message}`),
   );
 }
 
-function freePort(host) {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer().listen(0, host, () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
+// waitPort resolves with the port PM2's workers wrote into dir once all n
+// have, and rejects when they listen on different ports.
+async function waitPort(dir, n, child, timeoutMs = 60000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error('pm2-runtime exited before its workers listened');
+    const files = readdirSync(dir).filter((f) => /^restbench-port\.\d+$/.test(f));
+    if (files.length >= n) {
+      const ports = new Set(files.map((f) => Number(readFileSync(path.join(dir, f), 'utf8'))));
+      if (ports.size !== 1) throw new Error(`PM2's workers listen on different ports (${[...ports].join(', ')})`);
+      return [...ports][0];
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`not all ${n} PM2 workers listened after ${timeoutMs / 1000} s; see the output above`);
 }
