@@ -68,7 +68,17 @@ func (r *Runner) onRuntime(im impl.Impl, run suite.Run) (_ impl.Impl, rec *resul
 	if why := rt.NotSupported(im.ID, run.Env); why != "" {
 		return im, rec, why, nil
 	}
-	im, err = im.On(got.in)
+	in := got.in
+	if run.RuntimeFlags == suite.FlagsDefault {
+		// Neither the manifest's flags nor the runtime's own (the copy
+		// keeps the shared record as installed).
+		im = im.WithoutFlags()
+		bare := *in
+		bare.Flags = nil
+		in = &bare
+	}
+	im, err = im.On(in)
+	rec.Flags = append([]string{}, im.RuntimeFlags...) // [], not null, for none
 	return im, rec, "", err
 }
 
