@@ -22,7 +22,7 @@ const workTolerance = 0.15
 
 // costBurst is how many requests a burst of work=W sends: enough that
 // /proc's 10 ms ticks are a small part of their CPU.
-var costBurst = map[int]int{1: 200, 4: 60}
+var costBurst = map[int]int{1: 500, 4: 150}
 
 // costPairs is how many work=W and work=0 requests the single-request
 // check alternates; it judges their medians.
@@ -134,9 +134,11 @@ func measureCost(ctx context.Context, t *Target, w int) (workCost, error) {
 	return c, nil
 }
 
-// burstConns is how many connections a burst uses: more than one request in
-// flight, as under load, so a server cannot idle between them.
-const burstConns = 4
+// burstConns is how many connections a burst uses. One: with four, a
+// Node server read the work=0 requests several per event-loop turn but the
+// work ones one at a time (each turn blocks), and the difference, 0.2 ms
+// per request, was counted as work.
+const burstConns = 1
 
 // burstCPU sends n GET /time?query over burstConns connections and returns
 // the server's CPU seconds over them (ok false when /proc could not say).
