@@ -156,7 +156,7 @@ func writeCalibration(b *strings.Builder, e *ExperimentReport) {
 		return
 	}
 	fmt.Fprintf(b, "Work calibration (W ms of CPU per heavy request: heavy responses × W against the server's CPU, "+
-		"medians over the trials, ratios min–max; see docs/report.md):\n\n")
+		"medians over the trials, the last two as median (min–max); see docs/report.md):\n\n")
 	fmt.Fprintf(b, "| %s |\n|---|%s\n", strings.Join(calibrationHeader, " | "), strings.Repeat("---:|", len(calibrationHeader)-1))
 	for _, row := range rows {
 		fmt.Fprintf(b, "| %s |\n", strings.Join(row, " | "))
