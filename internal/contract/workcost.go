@@ -134,10 +134,13 @@ func measureCost(ctx context.Context, t *Target, w int) (workCost, error) {
 	return c, nil
 }
 
-// burstConns is how many connections a burst uses. One: with four, a
-// Node server read the work=0 requests several per event-loop turn but the
-// work ones one at a time (each turn blocks), and the difference, 0.2 ms
-// per request, was counted as work.
+// burstConns is how many connections a burst uses. One, so that the
+// work=W and work=0 bursts differ in the work alone: with several in
+// flight, a server may read several work=0 requests per event-loop turn
+// but only one work request (each turn blocks). Not shown to matter: on a
+// loaded machine node-http's work=1 read 1.20-1.25 ms with four
+// connections and N = 200, 1.25 with one and N = 200, 1.06 with one and N
+// = 500; the N (/proc's ticks) did.
 const burstConns = 1
 
 // burstCPU sends n GET /time?query over burstConns connections and returns
