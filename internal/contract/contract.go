@@ -83,7 +83,7 @@ var Checks = []Check{
 	{Name: "not-found", Run: tableCheck("not-found")},
 	{Name: "bad-method", Run: tableCheck("bad-method")},
 	{Name: "time-delay", Run: checkTimeDelay},
-	{Name: "time-work", Run: checkTimeWork},
+	{Name: "time-work", Timeout: time.Minute, Run: checkTimeWork},
 	{Name: "time-parallel", Run: checkTimeParallel},
 	{Name: "time-blocking", Run: checkTimeBlocking},
 	{Name: "robust", Run: checkRobust},

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -16,6 +18,8 @@ import (
 	"restbench/internal/impl"
 	"restbench/internal/payload"
 	"restbench/internal/server"
+
+	"golang.org/x/sys/unix"
 )
 
 // root is the repository root, for fixtures/ and the manifest.
@@ -130,6 +134,9 @@ func TestChecksFail(t *testing.T) {
 		{"time-work", "go", func(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, 200, map[string]int64{"now": time.Now().UnixMilli()}) // no work
 		}},
+		// Node's servers before their clock was fixed: a thread clock that
+		// advances in ms steps made work=1 cost 3.7 ms (work=200 was right).
+		{"time-work", "go", coarseWork(2700 * time.Microsecond)},
 		{"time-parallel", "go", serialDelay()},
 		{"time-blocking", "node", func(w http.ResponseWriter, r *http.Request) {
 			if r.URL.Path == "/time" {
@@ -162,6 +169,35 @@ func TestChecksFail(t *testing.T) {
 			}
 			t.Logf("%s: %s", r.Status, r.Detail)
 		})
+	}
+}
+
+// coarseWork does the work asked for plus extra of CPU, one request at a
+// time, as a server that reads a coarse clock does. The CPU is this test
+// process's, which verify reads from /proc as it reads a server's.
+func coarseWork(extra time.Duration) http.HandlerFunc {
+	var mu sync.Mutex
+	return func(w http.ResponseWriter, r *http.Request) {
+		work, err := strconv.Atoi(r.URL.Query().Get("work"))
+		if err == nil && work > 0 {
+			mu.Lock()
+			spin(time.Duration(work)*time.Millisecond + extra)
+			mu.Unlock()
+		}
+		writeJSON(w, 200, map[string]int64{"now": time.Now().UnixMilli()})
+	}
+}
+
+// spin keeps this goroutine's OS thread busy for d of its CPU time.
+func spin(d time.Duration) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	cpu := func() time.Duration {
+		var ts unix.Timespec
+		unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts)
+		return time.Duration(ts.Nano())
+	}
+	for end := cpu() + d; cpu() < end; {
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -33,6 +34,8 @@ type Impl struct {
 	Env       map[string]string `yaml:"env" json:"env,omitempty"`         // extra environment
 	// BuildEnv is extra environment of Build, set by On (GOTOOLCHAIN).
 	BuildEnv map[string]string `yaml:"-" json:"-"`
+	// RuntimeFlags are the flags Start gives the runtime, set by On.
+	RuntimeFlags []string `yaml:"-" json:"-"`
 }
 
 // On returns im as it builds and starts on the installed runtime rt (see
@@ -42,13 +45,28 @@ func (im Impl) On(rt *runtimes.Installed) (Impl, error) {
 	if err != nil {
 		return im, fmt.Errorf("%s on %s: %w", im.ID, rt.Name, err)
 	}
-	im.Build, im.Start, im.BuildEnv = l.Build, l.Start, l.BuildEnv
+	im.Build, im.Start, im.BuildEnv, im.RuntimeFlags = l.Build, l.Start, l.BuildEnv, l.Flags
 	im.Env = maps.Clone(im.Env)
 	if im.Env == nil && len(l.Env) > 0 {
 		im.Env = map[string]string{}
 	}
 	maps.Copy(im.Env, l.Env)
 	return im, nil
+}
+
+// WithoutFlags returns im started without the flags its start command gives
+// the runtime (the options between `node` and the script): the runtime's
+// defaults, as a user who types `node main.js` gets them.
+func (im Impl) WithoutFlags() Impl {
+	if len(im.Start) < 2 {
+		return im
+	}
+	rest := slices.IndexFunc(im.Start[1:], func(a string) bool { return !strings.HasPrefix(a, "-") })
+	if rest < 0 {
+		rest = len(im.Start) - 1
+	}
+	im.Start = slices.Concat(im.Start[:1], im.Start[1+rest:])
+	return im
 }
 
 // Manifest is the list of implementations, in file order.

@@ -351,6 +351,9 @@ func settings(cfg *Config) result.Settings {
 	if cfg.MaxConnections > cfg.Connections {
 		s.MaxConnections = cfg.MaxConnections
 	}
+	for _, t := range cfg.Mix {
+		s.MixTargets = append(s.MixTargets, result.MixTarget{Name: t.Name, Method: t.Method, Path: t.Path, Weight: t.Weight})
+	}
 	if cfg.Probe != "" {
 		s.Probe = cfg.Probe + "@" + cfg.ProbeEvery.String()
 	}

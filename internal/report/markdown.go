@@ -105,6 +105,7 @@ func writeEnvs(b *strings.Builder, suites []*SuiteReport) {
 		}
 		fmt.Fprintf(b, "Runtimes: %s\n\n", strings.Join(parts, ", "))
 	}
+	writeRuntimeFlags(b, suites)
 }
 
 func envCreated(e result.Env) string {
@@ -138,6 +139,7 @@ func writeExperiment(b *strings.Builder, s *SuiteReport, e *ExperimentReport, ch
 	writeMeasured(b, e)
 	writeMachines(b, e)
 	writeAccounting(b, e)
+	writeCalibration(b, e)
 	writePublished(b, e)
 	writeTargets(b, e)
 	writeFailures(b, e)

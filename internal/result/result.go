@@ -113,16 +113,27 @@ type Settings struct {
 	Rate        float64  `json:"rate,omitempty"` // 0: closed loop
 	// MaxConnections: open loop may open connections beyond Connections, up
 	// to this many, when every connection is busy (k6's remedy).
-	MaxConnections int     `json:"max_connections,omitempty"`
-	Shard          string  `json:"shard,omitempty"`    // "i/N": this generator's share of a distributed load
-	StartAt        string  `json:"start_at,omitempty"` // RFC 3339: the shared instant the window opened at
-	KeepAlive      bool    `json:"keepalive"`
-	Mix            string  `json:"mix,omitempty"`
-	Probe          string  `json:"probe,omitempty"`
-	Expect         int     `json:"expect,omitempty"`
-	ExpectJSON     bool    `json:"expect_json,omitempty"`
-	TimeoutS       float64 `json:"timeout_s,omitempty"`
-	CPUs           string  `json:"cpus,omitempty"`
+	MaxConnections int    `json:"max_connections,omitempty"`
+	Shard          string `json:"shard,omitempty"`    // "i/N": this generator's share of a distributed load
+	StartAt        string `json:"start_at,omitempty"` // RFC 3339: the shared instant the window opened at
+	KeepAlive      bool   `json:"keepalive"`
+	Mix            string `json:"mix,omitempty"`
+	// MixTargets are the mix's targets, so that a report can tell what each
+	// of Load.Targets asked for (the heavy target's work=W, say).
+	MixTargets []MixTarget `json:"mix_targets,omitempty"`
+	Probe      string      `json:"probe,omitempty"`
+	Expect     int         `json:"expect,omitempty"`
+	ExpectJSON bool        `json:"expect_json,omitempty"`
+	TimeoutS   float64     `json:"timeout_s,omitempty"`
+	CPUs       string      `json:"cpus,omitempty"`
+}
+
+// MixTarget is one target of a mix, as sent.
+type MixTarget struct {
+	Name   string  `json:"name"`
+	Method string  `json:"method,omitempty"`
+	Path   string  `json:"path"`
+	Weight float64 `json:"weight"`
 }
 
 // Load is the full outcome of one load: `restbench load --json` writes it,

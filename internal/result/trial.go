@@ -166,8 +166,12 @@ type Runtime struct {
 	Name    string `json:"name"`           // node@24, bun, deno, go@1.26
 	Version string `json:"version"`        // as the runtime printed it (v24.21.0)
 	Path    string `json:"path,omitempty"` // the binary
-	// Flags and Env are what servers/runtimes.yaml adds to every server on
-	// this runtime, after the manifest's own flags and variables.
-	Flags []string          `json:"flags,omitempty"`
-	Env   map[string]string `json:"env,omitempty"`
+	// Flags are the flags the runtime was started with (V8's, say), from
+	// the manifest's start command and servers/runtimes.yaml: [] when it
+	// ran with its defaults (runtime_flags: default, Bun, Go), absent
+	// (null) in trials from before they were recorded and in env.json.
+	Flags []string `json:"flags"`
+	// Env is what servers/runtimes.yaml adds to every server's environment
+	// on this runtime.
+	Env map[string]string `json:"env,omitempty"`
 }

@@ -53,6 +53,9 @@ func (r *Runner) installRuntimes(ctx context.Context, runs []suite.Run) error {
 // that runtime for the trial; with no lock file, im as the manifest says.
 // notSupported is why im cannot run on it this way, or "".
 func (r *Runner) onRuntime(im impl.Impl, run suite.Run) (_ impl.Impl, rec *result.Runtime, notSupported string, err error) {
+	if run.RuntimeFlags == suite.FlagsDefault {
+		im = im.WithoutFlags()
+	}
 	if r.opt.Runtimes == nil {
 		return im, nil, "", nil
 	}
@@ -68,7 +71,16 @@ func (r *Runner) onRuntime(im impl.Impl, run suite.Run) (_ impl.Impl, rec *resul
 	if why := rt.NotSupported(im.ID, run.Env); why != "" {
 		return im, rec, why, nil
 	}
-	im, err = im.On(got.in)
+	in := got.in
+	if run.RuntimeFlags == suite.FlagsDefault {
+		// Nor the runtime's own flags (the copy keeps the shared record
+		// as installed).
+		bare := *in
+		bare.Flags = nil
+		in = &bare
+	}
+	im, err = im.On(in)
+	rec.Flags = append([]string{}, im.RuntimeFlags...) // [], not null, for none
 	return im, rec, "", err
 }
 

@@ -46,6 +46,9 @@ func TestRunOnRuntimes(t *testing.T) {
 	if tr.Runtime == nil || tr.Runtime.Name != "go@here" || tr.Runtime.Version != tc || tr.Runtime.Path == "" {
 		t.Errorf("trial runtime = %+v, want go@here %s with its go binary", tr.Runtime, tc)
 	}
+	if tr.Runtime != nil && (tr.Runtime.Flags == nil || len(tr.Runtime.Flags) > 0) {
+		t.Errorf("trial runtime flags = %#v, want [] (a Go server takes none)", tr.Runtime.Flags)
+	}
 	for n := 1; n <= 2; n++ {
 		tr := readTrial(t, o.Dir, old.ID, n)
 		if tr.Status != result.StatusNotSupported || !strings.Contains(tr.Error, "needs a newer Go") || tr.Load != nil {

@@ -15,6 +15,9 @@ type Launch struct {
 	BuildEnv map[string]string // extra environment of Build
 	Start    []string          // argv run in the repository root
 	Env      map[string]string // extra environment of the server
+	// Flags are the runtime's flags in Start, as the runtime reads them
+	// (Deno: the V8 flags it passes on); nil for none.
+	Flags []string
 }
 
 // Command returns how to build and start an implementation of language lang
@@ -58,11 +61,13 @@ func (in *Installed) Command(lang, build string, start []string) (Launch, error)
 		flags = slices.DeleteFunc(slices.Clone(flags), func(f string) bool { return strings.HasPrefix(f, "--v8-pool-size") })
 		if len(flags) > 0 {
 			argv = append(argv, "--v8-flags="+strings.Join(flags, ","))
+			l.Flags = []string{"--v8-flags=" + strings.Join(flags, ",")}
 		}
 		l.Start = append(argv, script...)
 		l.Env = map[string]string{"DENO_NO_UPDATE_CHECK": "1", "DENO_NO_PROMPT": "1"}
 	default:
 		l.Start = slices.Concat([]string{in.Path}, flags, in.Flags, script)
+		l.Flags = slices.Concat(flags, in.Flags)
 	}
 	if len(in.Env) > 0 {
 		if l.Env == nil {

@@ -121,19 +121,21 @@ func TestCommand(t *testing.T) {
 		errMatch string
 	}{
 		{"node keeps V8 flags", Installed{Runtime: Runtime{Name: "node@24", Language: Node}, Path: "/c/node"}, Node, "npm ci", nodeStart,
-			Launch{Build: "npm ci", Start: []string{"/c/node", "--max-semi-space-size=4", "--v8-pool-size=1", "servers/node/main.js", "http"}}, ""},
+			Launch{Build: "npm ci", Start: []string{"/c/node", "--max-semi-space-size=4", "--v8-pool-size=1", "servers/node/main.js", "http"},
+				Flags: []string{"--max-semi-space-size=4", "--v8-pool-size=1"}}, ""},
 		{"bun drops them", Installed{Runtime: Runtime{Name: "bun", Language: Node}, Path: "/c/bun"}, Node, "npm ci", nodeStart,
 			Launch{Build: "npm ci", Start: []string{"/c/bun", "servers/node/main.js", "http"}}, ""},
 		{"deno passes V8's own", Installed{Runtime: Runtime{Name: "deno", Language: Node}, Path: "/c/deno"}, Node, "npm ci", nodeStart,
 			Launch{Build: "npm ci", Start: []string{"/c/deno", "run", "-A", "--no-lock", "--v8-flags=--max-semi-space-size=4", "servers/node/main.js", "http"},
-				Env: map[string]string{"DENO_NO_UPDATE_CHECK": "1", "DENO_NO_PROMPT": "1"}}, ""},
+				Env: map[string]string{"DENO_NO_UPDATE_CHECK": "1", "DENO_NO_PROMPT": "1"}, Flags: []string{"--v8-flags=--max-semi-space-size=4"}}, ""},
 		{"node adds the runtime's flags after the manifest's", Installed{Runtime: Runtime{Name: "node@26", Language: Node, Flags: []string{"--max-old-space-size=256"}}, Path: "/c/node"}, Node, "npm ci", nodeStart,
-			Launch{Build: "npm ci", Start: []string{"/c/node", "--max-semi-space-size=4", "--v8-pool-size=1", "--max-old-space-size=256", "servers/node/main.js", "http"}}, ""},
+			Launch{Build: "npm ci", Start: []string{"/c/node", "--max-semi-space-size=4", "--v8-pool-size=1", "--max-old-space-size=256", "servers/node/main.js", "http"},
+				Flags: []string{"--max-semi-space-size=4", "--v8-pool-size=1", "--max-old-space-size=256"}}, ""},
 		{"bun gets the runtime's env", Installed{Runtime: Runtime{Name: "bun", Language: Node, Env: map[string]string{"BUN_JSC_forceRAMSize": "134217728"}}, Path: "/c/bun"}, Node, "npm ci", nodeStart,
 			Launch{Build: "npm ci", Start: []string{"/c/bun", "servers/node/main.js", "http"}, Env: map[string]string{"BUN_JSC_forceRAMSize": "134217728"}}, ""},
 		{"deno's env and the runtime's", Installed{Runtime: Runtime{Name: "deno", Language: Node, Env: map[string]string{"X": "1"}}, Path: "/c/deno"}, Node, "npm ci", nodeStart,
 			Launch{Build: "npm ci", Start: []string{"/c/deno", "run", "-A", "--no-lock", "--v8-flags=--max-semi-space-size=4", "servers/node/main.js", "http"},
-				Env: map[string]string{"DENO_NO_UPDATE_CHECK": "1", "DENO_NO_PROMPT": "1", "X": "1"}}, ""},
+				Env: map[string]string{"DENO_NO_UPDATE_CHECK": "1", "DENO_NO_PROMPT": "1", "X": "1"}, Flags: []string{"--v8-flags=--max-semi-space-size=4"}}, ""},
 		{"go module toolchain", Installed{Runtime: Runtime{Name: "go@1.26", Language: Go, Toolchain: "go1.26.8"}}, Go, goBuild, []string{"bin/servers/go-nethttp"},
 			Launch{Build: goBuild, BuildEnv: map[string]string{"GOTOOLCHAIN": "go1.26.8"}, Start: []string{"bin/servers/go-nethttp"}}, ""},
 		{"older go: own binary and modfile", Installed{Runtime: Runtime{Name: "go@1.22", Language: Go, Toolchain: "go1.22.12", Modfile: "servers/go/toolchains/go1.22.mod"}}, Go, goBuild, []string{"bin/servers/go-nethttp"},
@@ -159,7 +161,7 @@ func TestCommand(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got.Build != c.want.Build || !slices.Equal(got.Start, c.want.Start) || !mapsEqual(got.Env, c.want.Env) || !mapsEqual(got.BuildEnv, c.want.BuildEnv) {
+			if got.Build != c.want.Build || !slices.Equal(got.Start, c.want.Start) || !mapsEqual(got.Env, c.want.Env) || !mapsEqual(got.BuildEnv, c.want.BuildEnv) || !slices.Equal(got.Flags, c.want.Flags) {
 				t.Fatalf("got  %+v\nwant %+v", got, c.want)
 			}
 		})

@@ -109,6 +109,9 @@ func assemble(s settings, at *yaml.Node, lang string) (Run, pending, error) {
 	if err := assembleRuntime(&r, s, lang); err != nil {
 		return r, pd, err
 	}
+	if s.RuntimeFlags != nil && s.RuntimeFlags.V == FlagsDefault {
+		r.RuntimeFlags = FlagsDefault
+	}
 	assembleEnv(&r, s)
 	if err := assembleRate(&r, &pd, s); err != nil {
 		return r, pd, err
@@ -130,6 +133,12 @@ func assembleRuntime(r *Run, s settings, lang string) error {
 	r.Runtime = s.Runtime.V
 	return nil
 }
+
+// The values of runtime_flags.
+const (
+	FlagsManifest = "manifest" // the manifest's flags and the runtime's (the default)
+	FlagsDefault  = "default"  // none: the runtime as a user starts it
+)
 
 // fitsLanguage tells whether runtime rt runs implementations of lang; known
 // is false where lang has no list of runtimes (an unknown language).

@@ -77,6 +77,7 @@ func TestLoadErrors(t *testing.T) {
 		opt  Options
 		want string // "LINE: field: ..." after the file name
 	}{
+		{"runtime_flags not a choice", variant(6, "  runtime_flags: none"), Options{}, `:6: runtime_flags: "none" is not one of`},
 		{"rate not a number", variant(6, `  rate: 10k`), Options{}, `:6: rate: "10k" is not a number (use 10000 or 0.75x)`},
 		{"unknown top-level field", variant(2, "titel: test"), Options{}, ":2: titel: unknown field in suite"},
 		{"unknown setting in experiment", variant(9, "    impls: [a, b]\n    conections: 10"), Options{}, ":10: conections: unknown field in experiment"},

@@ -260,6 +260,8 @@ func paramLabel(key, value string) string {
 		return "work=" + value + "%"
 	case "runtime":
 		return value // node@22, bun, go@1.24
+	case "runtime_flags":
+		return "flags=" + value
 	case "path":
 		// A run id has one "/", between experiment and label.
 		return strings.ReplaceAll(strings.TrimPrefix(value, "/"), "/", "-")

@@ -197,3 +197,34 @@ experiments:
 		t.Errorf("defaults: max_trials %d trials %d runtime %q hosts %v cap %v", r.MaxTrials, r.Trials, r.Runtime, r.Hosts, r.TimeCap)
 	}
 }
+
+// TestRuntimeFlags: runtime_flags: default runs the server without the
+// manifest's runtime flags; as an axis it names the cells, paired in one
+// experiment.
+func TestRuntimeFlags(t *testing.T) {
+	path := writeSuite(t, `
+name: f
+source: {write_up: seeds/f.md}
+defaults: {path: /hello, duration: 1s}
+experiments:
+  - name: flags
+    impls: [n]
+    runtime: node@24
+    matrix:
+      runtime_flags: [manifest, default]
+  - name: plain
+    impls: [n]
+`)
+	s, err := Load(path, Options{Languages: map[string]string{"n": "node"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ids := strings.Join(runIDs(s.Runs), " | "); ids != "flags/n flags=manifest | flags/n flags=default | plain/n" {
+		t.Errorf("ids = %s", ids)
+	}
+	for id, want := range map[string]string{"flags/n flags=manifest": "", "flags/n flags=default": FlagsDefault, "plain/n": ""} {
+		if got := run(t, s, id).RuntimeFlags; got != want {
+			t.Errorf("%s: RuntimeFlags = %q, want %q", id, got, want)
+		}
+	}
+}

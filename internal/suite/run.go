@@ -27,6 +27,10 @@ type Run struct {
 	// Node implementation, go@1.22 .. go@1.26 for a Go one (Runtimes); "" is
 	// the implementation's default.
 	Runtime string
+	// RuntimeFlags is FlagsManifest ("", the manifest's start command and
+	// the runtime's flags in servers/runtimes.yaml) or FlagsDefault (none:
+	// the runtime's defaults).
+	RuntimeFlags string
 
 	Quota      float64 // CPU quota in CPUs (docker --cpus); 0: none
 	Pinned     bool    // server and generator on disjoint CPU sets (the default)

@@ -39,6 +39,7 @@ type settings struct {
 	Gomaxprocs     *gomaxprocs       `yaml:"gomaxprocs"`
 	Cluster        *cluster          `yaml:"cluster"`
 	Runtime        *runtimeName      `yaml:"runtime"`
+	RuntimeFlags   *runtimeFlags     `yaml:"runtime_flags"`
 	Delay          *millis           `yaml:"delay"`
 	Work           *millis           `yaml:"work"`
 	WorkShare      *percent          `yaml:"work_share"`
@@ -77,7 +78,7 @@ func (s *settings) UnmarshalYAML(n *yaml.Node) error {
 // a cell, in the order labels name them.
 var axisKeys = []string{
 	"engine", "connections", "duration", "requests", "keepalive", "rate", "placement", "quota",
-	"threads", "gomaxprocs", "cluster", "runtime", "delay", "work", "work_share", "path", "body_size",
+	"threads", "gomaxprocs", "cluster", "runtime", "runtime_flags", "delay", "work", "work_share", "path", "body_size",
 }
 
 // apply puts layer o on top of s: every key o sets replaces s's.
@@ -137,22 +138,23 @@ func (v *value[T]) read(n *yaml.Node, parse func(*yaml.Node) (T, error)) (err er
 // The kinds of setting. Each checks its value when it is decoded; the
 // error's field is filled in by yamlfile.DecodeFields with the key.
 type (
-	engine      struct{ value[string] }
-	count       struct{ value[int] }
-	requests    struct{ value[int64] }
-	status      struct{ value[int] }
-	millis      struct{ value[int] } // the contract's bounds for /time's delay and work
-	duration    struct{ value[time.Duration] }
-	boolean     struct{ value[bool] }
-	quota       struct{ value[float64] }
-	percent     struct{ value[float64] }
-	threads     struct{ value[string] }
-	gomaxprocs  struct{ value[string] }
-	cluster     struct{ value[string] }
-	runtimeName struct{ value[string] }
-	rate        struct{ value[rateValue] }
-	placement   struct{ value[placementValue] }
-	probe       struct{ value[probeValue] }
+	engine       struct{ value[string] }
+	count        struct{ value[int] }
+	requests     struct{ value[int64] }
+	status       struct{ value[int] }
+	millis       struct{ value[int] } // the contract's bounds for /time's delay and work
+	duration     struct{ value[time.Duration] }
+	boolean      struct{ value[bool] }
+	quota        struct{ value[float64] }
+	percent      struct{ value[float64] }
+	threads      struct{ value[string] }
+	gomaxprocs   struct{ value[string] }
+	cluster      struct{ value[string] }
+	runtimeName  struct{ value[string] }
+	runtimeFlags struct{ value[string] }
+	rate         struct{ value[rateValue] }
+	placement    struct{ value[placementValue] }
+	probe        struct{ value[probeValue] }
 )
 
 func (v *engine) UnmarshalYAML(n *yaml.Node) error {
@@ -195,6 +197,9 @@ func (v *threads) UnmarshalYAML(n *yaml.Node) error {
 }
 func (v *gomaxprocs) UnmarshalYAML(n *yaml.Node) error {
 	return v.read(n, func(n *yaml.Node) (string, error) { return countOr(n, "cores", "unset") })
+}
+func (v *runtimeFlags) UnmarshalYAML(n *yaml.Node) error {
+	return v.read(n, func(n *yaml.Node) (string, error) { return yamlfile.OneOf(n, FlagsManifest, FlagsDefault) })
 }
 func (v *cluster) UnmarshalYAML(n *yaml.Node) error {
 	return v.read(n, func(n *yaml.Node) (string, error) { return yamlfile.OneOf(n, "pm2", "none") })

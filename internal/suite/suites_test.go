@@ -237,14 +237,22 @@ func TestRuntimesSuite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, id := range []string{"echo/node-http node@20", "echo/node-http deno", "echo/go-nethttp go@1.22", "hello/node-fastify bun", "hello/go-fasthttp go@1.26", "work/node-express node@26", "work/go-gorilla go@1.26"} {
+	for _, id := range []string{"echo/node-http node@20", "echo/node-http deno", "echo/go-nethttp go@1.22", "hello/node-fastify bun", "hello/go-fasthttp go@1.26", "work/node-express node@26 work=1%", "work/node-express node@26 work=0%", "work/go-gorilla go@1.26 work=0%"} {
 		run(t, s, id)
+	}
+	// The flags experiment: two published cases, each with the manifest's
+	// flags and without, in one experiment so that rounds pair them.
+	for id, want := range map[string]string{"node-flags/node-http flags=default": "/echo", "node-flags/node-fastify flags=default": "/hello", "node-flags/node-fastify flags=manifest": "/hello"} {
+		r := run(t, s, id)
+		if r.Runtime != "node@24" || !strings.HasSuffix(r.Load.URL, want) || (r.RuntimeFlags == FlagsDefault) != strings.HasSuffix(id, "default") {
+			t.Errorf("%s: runtime %q url %q flags %q", id, r.Runtime, r.Load.URL, r.RuntimeFlags)
+		}
 	}
 	if r := run(t, s, "echo/go-nethttp go@1.26"); r.Runtime != "go@1.26" || r.Env["GOMAXPROCS"] != "1" {
 		t.Errorf("echo/go-nethttp go@1.26: runtime %q env %v, want go@1.26 with GOMAXPROCS=1", r.Runtime, r.Env)
 	}
-	if n := len(s.Runs); n != 9+7+1+7 {
-		t.Errorf("%d runs, want 24 (echo on 9 runtimes, hello and work on 7, and the capacity run)", n)
+	if n := len(s.Runs); n != 9+7+1+5*2+4 {
+		t.Errorf("%d runs, want 31 (echo on 9 runtimes, hello on 7, the capacity run, work and its 0 %% control on 5, node-flags' 4)", n)
 	}
 }
 

@@ -2,7 +2,7 @@
 // rules for /sum and /time, the CPU work of /time, and the /hello body. The
 // framework apps only route requests here and send what comes back, so the
 // three servers do exactly the same work and differ only in their framework.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 
 // BODY_LIMIT is the largest body /echo, /echo/any and /sum accept (1 MiB);
@@ -89,39 +89,47 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // sink keeps the last digest of burnCPU alive so that no optimiser may drop
 // the hashing as dead code.
-let sink = Buffer.alloc(32);
+let sink = 'restbench';
 
-// cpuMicros is the CPU time this thread has used, in microseconds.
-// process.threadCpuUsage (Node >= 23.9, so Node 24) reads the thread's own
-// clock (getrusage RUSAGE_THREAD). Node 20 has no per-thread clock, so there
-// it is process.cpuUsage (RUSAGE_SELF): the whole process, which also counts
-// V8's background GC thread and libuv's pool while the event loop works, so
-// the event loop itself does slightly less than asked. Each server process
-// has one event loop (cluster workers are processes), so nothing else in the
-// process serves requests meanwhile. docs/contract.md#get-time has the rule.
-const cpuMicros = process.threadCpuUsage
-  ? () => { const { user, system } = process.threadCpuUsage(); return user + system; }
-  : () => { const { user, system } = process.cpuUsage(); return user + system; };
+// cpuMicros is the CPU time this process has used, in microseconds:
+// process.cpuUsage (getrusage RUSAGE_SELF). Not process.threadCpuUsage
+// (RUSAGE_THREAD): Linux brings a thread's own rusage up to date only at a
+// scheduler tick or a context switch, so on this project's VMs it advanced
+// in steps of 1-4 ms and burnCPU(1) ran for 2.4-4 ms. RUSAGE_SELF brings
+// the calling thread's runtime up to date on every read: it advances by
+// about 1 us per read (docs/benchmarks.md#the-work-clock). It counts the
+// whole process, which is what a server costs: the event loop, and V8's
+// GC thread while it collects the garbage the hashing leaves. Each serving
+// process has one event loop (cluster workers are processes), so no other
+// request's work is counted. Node, Bun and Deno all have it.
+const cpuMicros = () => { const { user, system } = process.cpuUsage(); return user + system; };
 
-// burnCPU hashes a small buffer, each digest feeding the next, until this
-// thread has spent ms milliseconds of CPU time. It blocks the calling thread
-// (the event loop) exactly as a real computation would. CPU time, not wall
-// time: a server that shares its CPU with another process still does ms of
-// work per request (it takes longer), the same work as the Go servers do.
-// It also lasts at least ms of wall time, which a thread's clock implies;
-// on Node 20 the process clock runs faster than the loop's own while V8's
-// GC thread works on another CPU, and this keeps the loop busy for ms.
+// burnCPU hashes a short string, each digest feeding the next, until this
+// process has spent ms milliseconds of CPU time. It blocks the calling
+// thread (the event loop) exactly as a real computation would. CPU time,
+// not wall time: a server that shares its CPU with another process still
+// does ms of work per request (it takes longer), the same work as the Go
+// servers do. It also lasts at least ms of wall time: while V8's GC thread
+// works on another CPU the process clock runs faster than the loop's own,
+// and the loop stays busy for ms all the same (an idle core's single
+// request takes W, as verify checks).
 export function burnCPU(ms) {
   const end = cpuMicros() + ms * 1000;
   const wallEnd = performance.now() + ms;
   let digest = sink;
   do {
-    // A few hashes per clock read (one hash is about 3 us, a read about
-    // 1 us), so the clock is a small part of the work.
-    for (let i = 0; i < 8; i++) digest = createHash('sha256').update(digest).digest();
+    // A few hashes per clock read (a hash is about 0.6 us, a read about
+    // 1 us), so the clock is a small part of the work. The one-shot hash
+    // to a base64 string: the garbage is plain strings, which a scavenge
+    // drops for nothing. createHash made a C++ Hash object per digest that
+    // the scavenger must finalise (pauses of 0.4-2.5 ms), and a pause that
+    // ends after the clock passed the end is work nobody asked for:
+    // 1.15-1.30 ms of CPU per work=1 with it, 1.06-1.12 with Buffer
+    // digests, 1.01 with strings (node@24, docs/benchmarks.md).
+    for (let i = 0; i < 8; i++) digest = hash('sha256', digest, 'base64');
   } while (cpuMicros() < end || performance.now() < wallEnd);
   sink = digest;
-  return digest[0];
+  return digest.charCodeAt(0);
 }
 
 // time waits delay ms without blocking (a timer), then works work ms on this
