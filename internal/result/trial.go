@@ -46,7 +46,10 @@ type Trial struct {
 	Server     *Server           `json:"server,omitempty"`  // what the server said in its readiness line
 	Runtime    *Runtime          `json:"runtime,omitempty"` // the runtime it ran on
 	Load       *Load             `json:"load,omitempty"`
-	Monitor    *Monitor          `json:"monitor,omitempty"`
+	// RateFrom: the suite gave the rate as a fraction of a capacity; the
+	// capacity and where it came from (Load.TargetRPS is the rate).
+	RateFrom *RateFrom `json:"rate_from,omitempty"`
+	Monitor  *Monitor  `json:"monitor,omitempty"`
 }
 
 // Placement says where the server and the generator ran.

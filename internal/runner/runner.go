@@ -61,8 +61,10 @@ type Runner struct {
 	built   map[string]error // build outcome per implementation and runtime
 	rts     map[string]rtInstall
 	rps     map[string][]float64
-	prog    *progress
-	info    result.Suite // suite.json, rewritten as experiments finish
+	// searches are the capacity searches of this invocation, by run and round.
+	searches map[string]searched
+	prog     *progress
+	info     result.Suite // suite.json, rewritten as experiments finish
 }
 
 // Outcome is what a suite run produced.
@@ -120,7 +122,7 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Runner{opt: opt, suite: s, folder: f, allowed: allowed, built: map[string]error{}, rps: map[string][]float64{}}
+	r := &Runner{opt: opt, suite: s, folder: f, allowed: allowed, built: map[string]error{}, rps: map[string][]float64{}, searches: map[string]searched{}}
 	if err := r.installRuntimes(ctx, runs); err != nil {
 		return nil, err
 	}
