@@ -59,7 +59,7 @@ func (r *Runner) search(ctx context.Context, id string, n int) (*result.Capacity
 	if err != nil {
 		return nil, err
 	}
-	se := &searchEngine{eng: eng}
+	se := &searchEngine{eng: eng, opt: r.opt.Search}
 	r.logf("round %d: searching the open-loop capacity of %s", n, id)
 	t, err := r.trialOn(ctx, ref, n, se)
 	if err != nil {
@@ -82,11 +82,12 @@ func (r *Runner) search(ctx context.Context, id string, n int) (*result.Capacity
 // trial's load is the highest sustained step.
 type searchEngine struct {
 	eng   engine.Engine
+	opt   capacity.Options
 	found *result.Capacity
 }
 
 func (s *searchEngine) Run(ctx context.Context, cfg load.Config) (*result.Load, error) {
-	found, best, err := capacity.Search(ctx, s.eng, cfg, capacity.Options{})
+	found, best, err := capacity.Search(ctx, s.eng, cfg, s.opt)
 	s.found = found
 	return best, err
 }

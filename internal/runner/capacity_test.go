@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"restbench/internal/capacity"
 	"restbench/internal/result"
 )
 
@@ -17,18 +18,29 @@ import (
 func TestRateFromSearch(t *testing.T) {
 	dir := t.TempDir()
 	m := testManifest(t, dir)
-	a := testRun("a/test-ok", "test-ok", 2, 200*time.Millisecond)
-	a.Load.Warmup = 100 * time.Millisecond
+	// 20 connections: on a busy machine a stall of the server's CPU then
+	// has to outlast 20 requests before an arrival is missed.
+	a := testRun("a/test-ok", "test-ok", 2, 300*time.Millisecond)
+	a.Load.Warmup, a.Load.Connections = 100*time.Millisecond, 20
 	a.RateOf, a.RateFraction, a.RateSearch = "a/test-ok", 0.5, true
 	b := testRun("b/test-ok", "test-ok", 2, 200*time.Millisecond)
 	b.RateOf, b.RateFraction, b.RateSearch = "a/test-ok", 0.5, true
 	var log strings.Builder
-	o, err := Run(context.Background(), testSuite(a, b), Options{Manifest: m, Out: filepath.Join(dir, "results"), Log: &log, ReadyTimeout: 10 * time.Second})
+	o, err := Run(context.Background(), testSuite(a, b), Options{Manifest: m, Out: filepath.Join(dir, "results"), Log: &log, ReadyTimeout: 10 * time.Second,
+		// Up from 100 req/s by doubling: a short seed, or a step down, can
+		// find nothing while a busy machine stalls the server's core.
+		Search: capacity.Options{Start: 100, Factor: 2, MaxSteps: 14, Pause: 100 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Log("\n" + log.String())
 	if o.OK != 4 {
+		for _, id := range []string{"a/test-ok", "b/test-ok"} {
+			for n := 1; n <= 2; n++ {
+				tr := readTrial(t, o.Dir, id, n)
+				t.Logf("%s round %d: %s %s", id, n, tr.Status, tr.Error)
+			}
+		}
 		t.Fatalf("ok %d failed %d, want 4 ok", o.OK, o.Failed)
 	}
 	if n := strings.Count(log.String(), "searching the open-loop capacity of a/test-ok"); n != 2 {

@@ -19,6 +19,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"restbench/internal/capacity"
 	"restbench/internal/cpu"
 	"restbench/internal/impl"
 	"restbench/internal/result"
@@ -50,6 +51,10 @@ type Options struct {
 	// beyond the runs' Trials, up to their MaxTrials: it is asked after every
 	// round from the Trials-th on. Without it every run gets Trials rounds.
 	Enough StopRule
+
+	// Search steers the capacity searches of rate_of: capacity(<run id>)
+	// (zero: package capacity's defaults, what make bench uses).
+	Search capacity.Options
 }
 
 // Runner runs one suite.
