@@ -27,6 +27,11 @@ const (
 	DefaultResolution = 0.05
 	DefaultMaxSteps   = 8
 	DefaultPause      = 500 * time.Millisecond
+	// SuiteWarmup is the MinWarmup of a suite's searches (runner): a step opens all its connections at once, and a
+	// handshake that overflowed the server's accept queue (Node's backlog is
+	// 511) is retransmitted after 1 s; with less warm-up such a connection
+	// would complete nothing in the window and fail the step as stalled.
+	SuiteWarmup = 1500 * time.Millisecond
 	// MinAchieved is the share of the target a sustained step achieves (the
 	// load package's behind-schedule threshold).
 	MinAchieved = 0.95
@@ -45,6 +50,8 @@ type Options struct {
 	// Pause separates steps, so that the previous step's backlog drains
 	// before the next one's warm-up starts.
 	Pause time.Duration
+	// MinWarmup is the least warm-up of a step, whatever the load's own.
+	MinWarmup time.Duration
 	// Step, when set, is called after each step.
 	Step func(n int, s result.CapacityStep)
 }
@@ -83,7 +90,7 @@ func Search(ctx context.Context, eng Engine, cfg load.Config, opt Options) (*res
 			}
 		}
 		c := cfg
-		c.Rate, c.Progress = rate, nil
+		c.Rate, c.Progress, c.Warmup = rate, nil, max(c.Warmup, opt.MinWarmup)
 		if rate == 0 {
 			c.MaxConnections = 0 // a closed loop keeps its connections
 		}

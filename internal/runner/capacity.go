@@ -41,7 +41,8 @@ type searched struct {
 // search is the open-loop capacity of run id in round n. It is searched
 // once per round, the first time a trial of the round needs it, against a
 // fresh server of run id placed as that run's trials are, with that run's
-// connections, request, warm-up and duration per step; every trial of the
+// connections, request and duration per step, and its warm-up or
+// capacity.SuiteWarmup, the longer; every trial of the
 // round that takes its rate from it (in any experiment) then offers the same
 // rate.
 func (r *Runner) search(ctx context.Context, id string, n int) (*result.Capacity, error) {
@@ -59,7 +60,11 @@ func (r *Runner) search(ctx context.Context, id string, n int) (*result.Capacity
 	if err != nil {
 		return nil, err
 	}
-	se := &searchEngine{eng: eng, opt: r.opt.Search}
+	opt := r.opt.Search
+	if opt.MinWarmup == 0 {
+		opt.MinWarmup = capacity.SuiteWarmup
+	}
+	se := &searchEngine{eng: eng, opt: opt}
 	r.logf("round %d: searching the open-loop capacity of %s", n, id)
 	t, err := r.trialOn(ctx, ref, n, se)
 	if err != nil {

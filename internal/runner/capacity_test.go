@@ -29,7 +29,7 @@ func TestRateFromSearch(t *testing.T) {
 	o, err := Run(context.Background(), testSuite(a, b), Options{Manifest: m, Out: filepath.Join(dir, "results"), Log: &log, ReadyTimeout: 10 * time.Second,
 		// Up from 100 req/s by doubling: a short seed, or a step down, can
 		// find nothing while a busy machine stalls the server's core.
-		Search: capacity.Options{Start: 100, Factor: 2, MaxSteps: 14, Pause: 100 * time.Millisecond}})
+		Search: capacity.Options{Start: 100, Factor: 2, MaxSteps: 14, Pause: 100 * time.Millisecond, MinWarmup: time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -53,7 +53,8 @@ type Options struct {
 	Enough StopRule
 
 	// Search steers the capacity searches of rate_of: capacity(<run id>)
-	// (zero: package capacity's defaults, what make bench uses).
+	// (zero: package capacity's defaults and MinWarmup SuiteWarmup, what
+	// make bench uses).
 	Search capacity.Options
 }
 

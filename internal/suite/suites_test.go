@@ -353,7 +353,7 @@ func TestTimeBudget(t *testing.T) {
 				}
 				if e.search != "" {
 					ref := byID[e.search].Load
-					step := ref.Warmup + ref.Duration + capacity.DefaultPause
+					step := max(ref.Warmup, capacity.SuiteWarmup) + ref.Duration + capacity.DefaultPause
 					search := time.Duration(capacity.DefaultMaxSteps)*step + time.Second
 					rounds := int((worst + e.round - 1) / e.round)
 					if n := rounds - searched[e.search]; n > 0 {
