@@ -172,3 +172,32 @@ func TestSearchBrackets(t *testing.T) {
 		t.Errorf("a server that sustains nothing: err %v", err)
 	}
 }
+
+func TestJudge(t *testing.T) {
+	stalled := []string{result.FlagStalledConnections}
+	cases := []struct {
+		name   string
+		target float64
+		res    result.Load
+		p99    time.Duration
+		want   string // "" : sustained
+	}{
+		{"on schedule", 1000, result.Load{Stats: result.Stats{RPS: 990}}, 0, ""},
+		{"behind", 1000, result.Load{Stats: result.Stats{RPS: 900}}, 0, "achieved 900 < 95 % of target"},
+		{"missed", 1000, result.Load{Stats: result.Stats{RPS: 1000}, Missed: 3}, 0, "3 missed"},
+		{"errors", 1000, result.Load{Stats: result.Stats{RPS: 1000, Errors: result.Errors{Timeout: 2}}}, 0, "2 errors"},
+		{"p99 over", 1000, result.Load{Stats: result.Stats{RPS: 1000, Latency: result.Latency{P99: 60}}}, 50 * time.Millisecond, "p99 60.0 ms > 50ms"},
+		// 10,000 req/s x 2 s over 1000 connections: 20 each; one with none stalled.
+		{"stalled, 20 due per connection", 10000, result.Load{Stats: result.Stats{RPS: 10000}, DurationS: 2, Flags: stalled,
+			Settings: result.Settings{Connections: 1000}}, 0, "stalled connections"},
+		// 100 req/s x 2 s over 1000 connections: 0.2 each; late work is no stall.
+		{"stalled, 0.2 due per connection", 100, result.Load{Stats: result.Stats{RPS: 100}, DurationS: 2, Flags: stalled,
+			Settings: result.Settings{Connections: 1000}}, 0, ""},
+	}
+	for _, c := range cases {
+		got := judge(c.target, &c.res, c.p99)
+		if got.Sustained != (c.want == "") || got.Why != c.want {
+			t.Errorf("%s: sustained %v why %q, want %q", c.name, got.Sustained, got.Why, c.want)
+		}
+	}
+}

@@ -24,8 +24,9 @@ type CapacityStep struct {
 	Errors      int64    `json:"errors"`
 	Flags       []string `json:"flags,omitempty"`
 	// Sustained: achieved >= 95 % of target, nothing missed, no request
-	// failed, no stalled connection, and p99 within the bound when one is
-	// given. Why says what failed otherwise.
+	// failed, no stalled connection (once each connection was due 5
+	// requests: capacity.StallEvidence), and p99 within the bound when one
+	// is given. Why says what failed otherwise.
 	Sustained bool   `json:"sustained"`
 	Why       string `json:"why,omitempty"`
 }
