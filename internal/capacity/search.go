@@ -177,6 +177,13 @@ func judge(target float64, res *result.Load, p99 time.Duration) result.CapacityS
 	if res.Missed > 0 {
 		why = append(why, fmt.Sprintf("%d missed", res.Missed))
 	}
+	// Due counts the window's own arrivals and those still waiting for a
+	// connection when it opened: a step whose warm-up fell behind can send
+	// its backlog in the window, miss nothing and achieve more than its
+	// target, without ever having kept up.
+	if behind := float64(res.Due) - target*res.DurationS; behind > (1-MinAchieved)*target*res.DurationS {
+		why = append(why, fmt.Sprintf("%.0f arrivals waiting when the window opened", behind))
+	}
 	if st.Errors > 0 {
 		why = append(why, fmt.Sprintf("%d errors", st.Errors))
 	}

@@ -184,6 +184,7 @@ func TestJudge(t *testing.T) {
 	}{
 		{"on schedule", 1000, result.Load{Stats: result.Stats{RPS: 990}}, 0, ""},
 		{"behind", 1000, result.Load{Stats: result.Stats{RPS: 900}}, 0, "achieved 900 < 95 % of target"},
+		{"a backlog from the warm-up", 1000, result.Load{Stats: result.Stats{RPS: 2000}, DurationS: 1, Due: 2000, Sent: 2000}, 0, "1000 arrivals waiting when the window opened"},
 		{"missed", 1000, result.Load{Stats: result.Stats{RPS: 1000}, Missed: 3}, 0, "3 missed"},
 		{"errors", 1000, result.Load{Stats: result.Stats{RPS: 1000, Errors: result.Errors{Timeout: 2}}}, 0, "2 errors"},
 		{"p99 over", 1000, result.Load{Stats: result.Stats{RPS: 1000, Latency: result.Latency{P99: 60}}}, 50 * time.Millisecond, "p99 60.0 ms > 50ms"},

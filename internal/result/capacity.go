@@ -23,7 +23,8 @@ type CapacityStep struct {
 	Missed      int64    `json:"missed"`
 	Errors      int64    `json:"errors"`
 	Flags       []string `json:"flags,omitempty"`
-	// Sustained: achieved >= 95 % of target, nothing missed, no request
+	// Sustained: achieved >= 95 % of target, nothing missed, no backlog
+	// when the window opened (due <= 105 % of the window's arrivals), no request
 	// failed, no stalled connection (once each connection was due 5
 	// requests: capacity.StallEvidence), and p99 within the bound when one
 	// is given. Why says what failed otherwise.
