@@ -19,8 +19,9 @@ Searches open-loop rates for the highest one the server sustains: achieved >= 95
 target, nothing missed, no backlog when the window opened, no failed request, no stalled
 connection (once each connection was due 5 requests in the step) and, with --p99, p99 within
 the bound. Without --start a closed loop over the same connections seeds the search; then the
-rate steps up (or down) by 1.25x until one step is sustained and another is not, and bisects
-between them until they are within 5 %%. Latency counts from each request's intended send
+rate steps up (or down: to an overloaded step's achieved rate when lower, by at most 1.25^3) by
+1.25x until one step is sustained and another is not, and bisects between them until they are
+within 5 %%. Latency counts from each request's intended send
 time (wrk2).
 
 The steps share one server process; what keeps them independent: each step opens its own

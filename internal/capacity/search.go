@@ -2,6 +2,8 @@
 // offers constant rates (package load's open loop, latency from each
 // request's intended send time), steps up or down from a start rate until
 // one step is sustained and another is not, then bisects between them.
+// Stepping down, it goes straight to an overloaded step's achieved rate
+// when that is lower (by at most three steps).
 package capacity
 
 import (
@@ -147,7 +149,15 @@ func Search(ctx context.Context, eng Engine, cfg load.Config, opt Options) (*res
 		case hi == 0:
 			rate *= opt.Factor
 		case lo == 0:
-			rate /= opt.Factor
+			// An overloaded step's achieved rate estimates the capacity:
+			// go down to it when it lies lower, though by at most three
+			// steps at once (a stall can make one step achieve next to
+			// nothing).
+			next := rate / opt.Factor
+			if a := st.AchievedRPS; a > 0 && a < next {
+				next = max(a, rate/(opt.Factor*opt.Factor*opt.Factor))
+			}
+			rate = next
 		case hi/lo <= 1+opt.Resolution:
 			return out, best, nil
 		default:

@@ -18,10 +18,12 @@ func (r *Runner) rateOf(ctx context.Context, run suite.Run, n int) (float64, *re
 	from := &result.RateFrom{Run: run.RateOf, Fraction: run.RateFraction, Method: result.RateFromClosedLoop}
 	if run.RateSearch {
 		found, err := r.search(ctx, run.RateOf, n)
-		if err != nil {
-			return 0, nil, err
+		if found != nil {
+			from.Method, from.CapacityRPS, from.Search = result.RateFromSearch, found.CapacityRPS, found
 		}
-		from.Method, from.CapacityRPS, from.Search = result.RateFromSearch, found.CapacityRPS, found
+		if err != nil {
+			return 0, from, err // a failed trial keeps the steps that found nothing
+		}
 	} else {
 		c, err := r.capacity(run.RateOf)
 		if err != nil {
