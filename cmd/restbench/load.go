@@ -50,6 +50,86 @@ func (s seconds) Set(v string) error {
 	return nil
 }
 
+// loadFlags are the flags of one load that load and capacity share: the
+// connections, the request and the generator's placement.
+type loadFlags struct {
+	cfg             load.Config
+	headers         headerList
+	body, mix, cpus string
+	noKeepAlive     bool
+}
+
+// addLoadFlags registers the shared flags on fs; -d's meaning is the
+// caller's (the whole load, or one step of a search).
+func addLoadFlags(fs *flag.FlagSet, durationUsage string) *loadFlags {
+	f := &loadFlags{}
+	cfg := &f.cfg
+	fs.IntVar(&cfg.Connections, "c", 10, "connections")
+	fs.Var(seconds{&cfg.Duration}, "d", durationUsage)
+	fs.Var(seconds{&cfg.Warmup}, "warmup", "warm-up before the measured part, reported separately")
+	fs.IntVar(&cfg.MaxConnections, "max-connections", 0, "open loop: open more connections, up to this many, when every one is busy (default: -c, a fixed set as in wrk2)")
+	fs.StringVar(&cfg.Method, "m", "", "request method (default GET, or POST with -b)")
+	fs.Var(&f.headers, "H", "request header 'Name: value' (repeatable)")
+	fs.StringVar(&f.body, "b", "", "request body: @file or a literal")
+	fs.BoolVar(&f.noKeepAlive, "no-keepalive", false, "a new TCP connection per request (ab without -k)")
+	fs.StringVar(&f.mix, "mix", "", "YAML file of weighted targets {name, method, path, headers, body, weight}")
+	fs.IntVar(&cfg.Expect, "expect", 200, "expected status of every response")
+	fs.BoolVar(&cfg.ExpectJSON, "expect-json", false, "every response body must be valid JSON")
+	cfg.Timeout = 30 * time.Second
+	fs.Var(seconds{&cfg.Timeout}, "timeout", "per-request timeout")
+	fs.StringVar(&f.cpus, "cpus", "", "pin the generator's threads to these CPUs, e.g. 1 or 2-3")
+	fs.IntVar(&cfg.Threads, "t", 0, "event-loop threads (default: one per usable CPU)")
+	fs.BoolVar(&cfg.AllowRemote, "allow-remote", false, "permit a target that is not loopback")
+	return f
+}
+
+// parseURLAndFlags parses args, whose flags may also follow the URL (wrk
+// and ab take them before it), and returns the one URL. The flag package's
+// own messages are silenced: one error line is enough. After -h it prints
+// the usage and returns "" and no error.
+func parseURLAndFlags(fs *flag.FlagSet, args []string) (string, error) {
+	fs.SetOutput(io.Discard)
+	rest, err := parseFlagsAndArgs(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fs.SetOutput(os.Stderr)
+		fs.Usage()
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	if len(rest) != 1 {
+		return "", usageError("%s: want exactly one URL, got %d (usage: restbench %s [flags] URL; -h lists the flags)", fs.Name(), len(rest), fs.Name())
+	}
+	return rest[0], nil
+}
+
+// config is the load the flags describe, against url.
+func (f *loadFlags) config(cmd, url string) (load.Config, error) {
+	cfg := f.cfg
+	cfg.URL = url
+	cfg.Headers = f.headers
+	cfg.KeepAlive = !f.noKeepAlive
+	var err error
+	if f.body != "" {
+		if cfg.Body, err = load.ReadBody(f.body); err != nil {
+			return cfg, usageError("%s: -b %s: %v", cmd, f.body, err)
+		}
+	}
+	if f.mix != "" {
+		if cfg.Mix, err = load.ParseMix(f.mix); err != nil {
+			return cfg, usageError("%s: %v", cmd, err)
+		}
+		cfg.MixFile = f.mix
+	}
+	if f.cpus != "" {
+		if cfg.CPUs, err = cpu.ParseList(f.cpus); err != nil {
+			return cfg, usageError("%s: --cpus: %v", cmd, err)
+		}
+	}
+	return cfg, nil
+}
+
 func cmdLoad(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("load", flag.ContinueOnError)
 	fs.Usage = func() {
@@ -58,72 +138,27 @@ func cmdLoad(ctx context.Context, args []string) error {
 			"counts from each request's intended send time (wrk2). Flags may also follow the URL.\n\n")
 		fs.PrintDefaults()
 	}
-	var (
-		cfg                         load.Config
-		headers                     headerList
-		body, mix, probe, cpus, out string
-		noKeepAlive                 bool
-	)
-	fs.IntVar(&cfg.Connections, "c", 10, "connections")
-	fs.Var(seconds{&cfg.Duration}, "d", "duration of the measured part (default 10s, or none with -n)")
-	fs.Int64Var(&cfg.MaxRequests, "n", 0, "stop after this many requests (like ab -n)")
-	fs.Var(seconds{&cfg.Warmup}, "warmup", "warm-up before the measured part, reported separately")
-	fs.Float64Var(&cfg.Rate, "R", 0, "open loop: constant rate in requests/s (wrk2); 0 for a closed loop")
-	fs.IntVar(&cfg.MaxConnections, "max-connections", 0, "open loop: open more connections, up to this many, when every one is busy (default: -c, a fixed set as in wrk2)")
-	fs.StringVar(&cfg.Method, "m", "", "request method (default GET, or POST with -b)")
-	fs.Var(&headers, "H", "request header 'Name: value' (repeatable)")
-	fs.StringVar(&body, "b", "", "request body: @file or a literal")
-	fs.BoolVar(&noKeepAlive, "no-keepalive", false, "a new TCP connection per request (ab without -k)")
-	fs.StringVar(&mix, "mix", "", "YAML file of weighted targets {name, method, path, headers, body, weight}")
+	lf := addLoadFlags(fs, "duration of the measured part (default 10s, or none with -n)")
+	var rate float64
+	var maxRequests int64
+	var probe, out string
+	fs.Int64Var(&maxRequests, "n", 0, "stop after this many requests (like ab -n)")
+	fs.Float64Var(&rate, "R", 0, "open loop: constant rate in requests/s (wrk2); 0 for a closed loop")
 	fs.StringVar(&probe, "probe", "", "heartbeat PATH@INTERVAL on its own connection, e.g. /status@5s")
-	fs.IntVar(&cfg.Expect, "expect", 200, "expected status of every response")
-	fs.BoolVar(&cfg.ExpectJSON, "expect-json", false, "every response body must be valid JSON")
-	cfg.Timeout = 30 * time.Second
-	fs.Var(seconds{&cfg.Timeout}, "timeout", "per-request timeout")
 	fs.StringVar(&out, "json", "", "write the full result as JSON to this file (see docs/results.md)")
-	fs.StringVar(&cpus, "cpus", "", "pin the generator's threads to these CPUs, e.g. 1 or 2-3")
-	fs.IntVar(&cfg.Threads, "t", 0, "event-loop threads (default: one per usable CPU)")
-	fs.BoolVar(&cfg.AllowRemote, "allow-remote", false, "permit a target that is not loopback")
 	quiet := fs.Bool("q", false, "no progress line")
 	shardFlag := fs.String("shard", "", "i/N: offer shard i (0-based) of a load N generators share; -R, -c and -n are the totals")
 	startAt := fs.String("start-at", "", "open the measured window at this shared instant (RFC 3339 or epoch seconds)")
 
-	// wrk and ab take flags before the URL; allow them after it too. The
-	// flag package's own messages are silenced: one error line is enough.
-	var rest []string
-	fs.SetOutput(io.Discard)
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				fs.SetOutput(os.Stderr)
-				fs.Usage()
-				return nil
-			}
-			return usageError("load: %v (restbench load -h lists the flags)", err)
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		rest, args = append(rest, fs.Arg(0)), fs.Args()[1:]
+	url, err := parseURLAndFlags(fs, args)
+	if url == "" {
+		return err
 	}
-	if len(rest) != 1 {
-		return usageError("load: want exactly one URL, got %d (usage: restbench load [flags] URL; -h lists the flags)", len(rest))
+	cfg, err := lf.config("load", url)
+	if err != nil {
+		return err
 	}
-	cfg.URL = rest[0]
-	cfg.Headers = headers
-	cfg.KeepAlive = !noKeepAlive
-	var err error
-	if body != "" {
-		if cfg.Body, err = load.ReadBody(body); err != nil {
-			return usageError("load: -b %s: %v", body, err)
-		}
-	}
-	if mix != "" {
-		if cfg.Mix, err = load.ParseMix(mix); err != nil {
-			return usageError("load: %v", err)
-		}
-		cfg.MixFile = mix
-	}
+	cfg.Rate, cfg.MaxRequests = rate, maxRequests
 	if probe != "" {
 		path, every, ok := strings.Cut(probe, "@")
 		d, err := time.ParseDuration(every)
@@ -131,11 +166,6 @@ func cmdLoad(ctx context.Context, args []string) error {
 			return usageError("load: --probe %q: write it as PATH@INTERVAL, e.g. /status@5s", probe)
 		}
 		cfg.Probe, cfg.ProbeEvery = path, d
-	}
-	if cpus != "" {
-		if cfg.CPUs, err = cpu.ParseList(cpus); err != nil {
-			return usageError("load: --cpus: %v", err)
-		}
 	}
 	var sh shard
 	if *shardFlag != "" {

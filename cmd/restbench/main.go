@@ -21,6 +21,7 @@ type command struct {
 
 var commands = []command{
 	{"load", "generate HTTP load against a URL (wrk/wrk2/ab-like)", cmdLoad},
+	{"capacity", "find the highest open-loop rate a server sustains", cmdCapacity},
 	{"verify", "check implementations against the server contract", cmdVerify},
 	{"run", "run benchmark suites (suites/*.yaml)", cmdRun},
 	{"report", "render tables and charts from a results folder", cmdReport},

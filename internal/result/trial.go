@@ -51,7 +51,10 @@ type Trial struct {
 	Runtime    *Runtime          `json:"runtime,omitempty"` // the runtime it ran on
 	Load       *Load             `json:"load,omitempty"`
 	Monitor    *Monitor          `json:"monitor,omitempty"`
-	Listen     *Listen           `json:"listen,omitempty"` // the server's listen queue over the trial
+	// RateFrom: the suite gave the rate as a fraction of a capacity; the
+	// capacity and where it came from (Load.TargetRPS is the rate).
+	RateFrom *RateFrom `json:"rate_from,omitempty"`
+	Listen   *Listen   `json:"listen,omitempty"` // the server's listen queue over the trial
 }
 
 // Listen is what the server's listen queue did from before the warm-up to

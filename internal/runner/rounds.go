@@ -55,11 +55,12 @@ func (e experiment) bounds() (least, most int, limit time.Duration) {
 // by one each round, so no run is always first after an idle pause or
 // always last. A run whose rate is a fraction of another run's capacity in
 // the same experiment comes after all the others, every round: its rate then
-// uses the capacity measured up to and including this round.
+// uses the capacity measured up to and including this round. A rate from a
+// capacity search depends on no trial: the search runs before the trial.
 func (e experiment) order(k int) []suite.Run {
 	var free, dependent []suite.Run
 	for _, run := range e.runs {
-		if run.RateOf != "" && slices.ContainsFunc(e.runs, func(o suite.Run) bool { return o.ID == run.RateOf }) {
+		if run.RateOf != "" && !run.RateSearch && slices.ContainsFunc(e.runs, func(o suite.Run) bool { return o.ID == run.RateOf }) {
 			dependent = append(dependent, run)
 		} else {
 			free = append(free, run)

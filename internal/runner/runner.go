@@ -19,6 +19,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"restbench/internal/capacity"
 	"restbench/internal/cpu"
 	"restbench/internal/impl"
 	"restbench/internal/result"
@@ -50,6 +51,11 @@ type Options struct {
 	// beyond the runs' Trials, up to their MaxTrials: it is asked after every
 	// round from the Trials-th on. Without it every run gets Trials rounds.
 	Enough StopRule
+
+	// Search steers the capacity searches of rate_of: capacity(<run id>)
+	// (zero: package capacity's defaults and MinWarmup SuiteWarmup, what
+	// make bench uses).
+	Search capacity.Options
 }
 
 // Runner runs one suite.
@@ -61,8 +67,10 @@ type Runner struct {
 	built   map[string]error // build outcome per implementation and runtime
 	rts     map[string]rtInstall
 	rps     map[string][]float64
-	prog    *progress
-	info    result.Suite // suite.json, rewritten as experiments finish
+	// searches are the capacity searches of this invocation, by run and round.
+	searches map[string]searched
+	prog     *progress
+	info     result.Suite // suite.json, rewritten as experiments finish
 }
 
 // Outcome is what a suite run produced.
@@ -120,7 +128,7 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Runner{opt: opt, suite: s, folder: f, allowed: allowed, built: map[string]error{}, rps: map[string][]float64{}}
+	r := &Runner{opt: opt, suite: s, folder: f, allowed: allowed, built: map[string]error{}, rps: map[string][]float64{}, searches: map[string]searched{}}
 	if err := r.installRuntimes(ctx, runs); err != nil {
 		return nil, err
 	}

@@ -184,9 +184,16 @@ func assembleRate(r *Run, pd *pending, s settings) error {
 		return nil
 	}
 	if s.RateOf == nil {
-		return yamlfile.Errorf(s.Rate.Node, "rate", "%s is a fraction of a capacity: add rate_of: <run id> (a closed-loop run earlier in the suite)", s.Rate.Text())
+		return yamlfile.Errorf(s.Rate.Node, "rate", "%s is a fraction of a capacity: add rate_of: <run id> (a closed-loop run earlier in the suite) or rate_of: capacity(<run id>) (an open-loop search)", s.Rate.Text())
 	}
 	r.RateFraction, r.RateOf, pd.rateOfNode = rv.Frac, s.RateOf.V, s.RateOf.Node
+	if id, ok := strings.CutPrefix(s.RateOf.V, "capacity("); ok {
+		id, ok = strings.CutSuffix(id, ")")
+		if !ok || strings.TrimSpace(id) == "" {
+			return yamlfile.Errorf(s.RateOf.Node, "rate_of", "%q: write capacity(<run id>), e.g. capacity(delay/node-express delay=0ms)", s.RateOf.V)
+		}
+		r.RateOf, r.RateSearch = strings.TrimSpace(id), true
+	}
 	return nil
 }
 

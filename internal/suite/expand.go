@@ -422,18 +422,39 @@ func runIDs(runs []Run) []string {
 }
 
 // checkRateOf makes sure a rate given as a fraction of a capacity names a
-// closed-loop run that comes earlier, so the runner has measured it in time.
+// run the runner can take it from: a closed-loop run that comes earlier (it
+// has been measured in time), or for capacity(<id>) any run of the suite
+// whose load a search can offer (its connections and request; its rate is
+// the search's to choose).
 func checkRateOf(runs []Run, pends []pending) error {
 	before := map[string]*Run{}
+	all := map[string]*Run{}
+	for i := range runs {
+		all[runs[i].ID] = &runs[i]
+	}
 	for i, r := range runs {
-		if r.RateOf != "" {
+		node := pends[i].rateOfNode
+		switch {
+		case r.RateOf == "":
+		case r.RateSearch:
+			ref := all[r.RateOf]
+			switch {
+			case ref == nil:
+				return yamlfile.Errorf(node, "rate_of", "capacity(%s): no run %q in the suite (runs: %s)", r.RateOf, r.RateOf, strings.Join(runIDs(runs), ", "))
+			case ref.Hosts > 0 || r.Hosts > 0:
+				return yamlfile.Errorf(node, "rate_of", "capacity(%s): a capacity search runs on this machine; placement hosts cannot take part (give an absolute rate)", r.RateOf)
+			case ref.Engine != "" && ref.Engine != "restbench":
+				return yamlfile.Errorf(node, "rate_of", "capacity(%s): the search needs an open loop, which engine %s cannot do (use engine: restbench)", r.RateOf, ref.Engine)
+			case ref.Load.MaxRequests > 0:
+				return yamlfile.Errorf(node, "rate_of", "capacity(%s): a search step is a duration, and that run gives requests: %d (give it a duration)", r.RateOf, ref.Load.MaxRequests)
+			}
+		default:
 			ref := before[r.RateOf]
-			node := pends[i].rateOfNode
 			switch {
 			case ref == nil:
 				return yamlfile.Errorf(node, "rate_of", "no run %q earlier in the suite (earlier runs: %s)", r.RateOf, strings.Join(runIDs(runs[:i]), ", "))
 			case ref.Load.Rate > 0 || ref.RateOf != "":
-				return yamlfile.Errorf(node, "rate_of", "%q is an open-loop run; name a closed-loop run whose req/s is the capacity", r.RateOf)
+				return yamlfile.Errorf(node, "rate_of", "%q is an open-loop run; name a closed-loop run whose req/s is the capacity, or search its capacity: rate_of: capacity(%s)", r.RateOf, r.RateOf)
 			}
 		}
 		before[r.ID] = &runs[i]

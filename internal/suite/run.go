@@ -49,9 +49,13 @@ type Run struct {
 	Load load.Config
 	// RateOf, when set, makes the open-loop rate a fraction of the capacity
 	// (median req/s) measured by the run with this id earlier in the suite:
-	// Load.Rate = RateFraction × capacity.
+	// Load.Rate = RateFraction × capacity. With RateSearch (rate_of:
+	// capacity(<id>)) the capacity is instead an open-loop capacity search
+	// (package capacity) of run RateOf's load, once per round, against a
+	// fresh server of that run.
 	RateOf       string
 	RateFraction float64
+	RateSearch   bool
 
 	// Trials is how many interleaved rounds measure this run at least;
 	// MaxTrials how many a stop rule (runner.Options.Enough) may add rounds

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"restbench/internal/capacity"
 	"restbench/internal/impl"
 )
 
@@ -89,14 +90,22 @@ func TestRealSuites(t *testing.T) {
 				t.Errorf("full scale must send the published 1,000,000 requests")
 			}
 		}},
-		{"heysphere", map[string]want{"quick": {12, 1, 1}, "standard": {30, 3, 2}, "full": {30, 3, 30}}, func(t *testing.T, s *Suite) {
-			capacity := "closed-loop/node-express c=100"
-			run(t, s, capacity)
+		{"heysphere", map[string]want{"quick": {12, 1, 1}, "standard": {26, 3, 2}, "full": {30, 3, 30}}, func(t *testing.T, s *Suite) {
+			capacity := "delay/node-express delay=0ms"
+			ref := run(t, s, capacity)
 			for _, r := range s.Runs {
 				open := strings.HasPrefix(r.ID, "delay/") || strings.HasPrefix(r.ID, "computation/")
-				if open && (r.RateOf != capacity || r.RateFraction != 0.75) {
-					t.Errorf("%s: rate = %v x %q, want 0.75 x %s for both servers", r.ID, r.RateFraction, r.RateOf, capacity)
+				if open && (r.RateOf != capacity || !r.RateSearch || r.RateFraction != 0.78) {
+					t.Errorf("%s: rate = %v x %q (search %v), want 0.78 x capacity(%s) for both servers", r.ID, r.RateFraction, r.RateOf, r.RateSearch, capacity)
 				}
+				// Little's law with a 1.5x margin at the largest delay, for
+				// a rate of 0.78 x up to 16.7k req/s (docs/suites.md).
+				if open && s.Scale != "quick" && r.Load.Connections != ref.Load.Connections {
+					t.Errorf("%s: %d connections, want the capacity search's %d", r.ID, r.Load.Connections, ref.Load.Connections)
+				}
+			}
+			if c := ref.Load.Connections; s.Scale != "quick" && float64(c) < 0.78*16700*0.051*1.5 {
+				t.Errorf("%d connections cannot carry 0.78 x 16.7k req/s at 50 ms with a 1.5x margin", c)
 			}
 			d := run(t, s, "delay/go-gorilla delay=50ms")
 			if d.Load.URL != "/time?delay=50" {
@@ -258,8 +267,9 @@ func TestRuntimesSuite(t *testing.T) {
 
 // TestTimeBudget bounds the time of all six suites from their settings:
 // every trial at its full duration cap plus warm-up, plus 1.5 s to start and
-// stop the server, and every extra round an open verdict may add (up to
-// max_trials, and the round that starts before time_cap runs out). Runs
+// stop the server, every extra round an open verdict may add (up to
+// max_trials, and the round that starts before time_cap runs out), and the
+// capacity searches of rate_of: capacity(...), at their most steps. Runs
 // that need more cores than make bench's 2 are not run there (the runner's
 // rule: as many cores as THREADS or GOMAXPROCS, plus one when pinned; under
 // a quota, the quota). Standard must fit `make bench` in 20 minutes, quick
@@ -296,8 +306,15 @@ func TestTimeBudget(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			type exp struct{ round, least, most, limit time.Duration }
+			type exp struct {
+				round, least, most, limit time.Duration
+				search                    string // the run whose capacity it searches once per round
+			}
 			exps := map[string]*exp{}
+			byID := map[string]Run{}
+			for _, r := range s.Runs {
+				byID[r.ID] = r
+			}
 			var order []string
 			for _, r := range s.Runs {
 				if needs(r) > cores {
@@ -322,7 +339,15 @@ func TestTimeBudget(t *testing.T) {
 				e.least += time.Duration(r.Trials) * trial
 				e.most += time.Duration(max(r.Trials, r.MaxTrials)) * trial
 				e.limit = max(e.limit, r.TimeCap)
+				if r.RateSearch {
+					e.search = r.RateOf
+				}
 			}
+			// A capacity search runs once per round, before the round's
+			// first trial that needs it, and later experiments reuse it
+			// for as many rounds as it ran: every step at most, each its
+			// warm-up, duration and pause, plus the server's start.
+			searched := map[string]int{}
 			for _, name := range order {
 				// The first `trials` rounds always run; after them a new
 				// round starts while the experiment has run less than its cap.
@@ -332,6 +357,17 @@ func TestTimeBudget(t *testing.T) {
 					worst = min(e.most, max(e.least, e.limit+e.round))
 					if e.least >= e.limit {
 						worst = e.least
+					}
+				}
+				if e.search != "" {
+					ref := byID[e.search].Load
+					step := max(ref.Warmup, capacity.SuiteWarmup) + ref.Duration + capacity.DefaultPause
+					search := time.Duration(capacity.DefaultMaxSteps)*step + time.Second
+					rounds := int((worst + e.round - 1) / e.round)
+					if n := rounds - searched[e.search]; n > 0 {
+						t.Logf("%s %s/%s: %d capacity searches of %s, at most %v each", c.scale, s.Name, name, n, e.search, search)
+						worst += time.Duration(n) * search
+						searched[e.search] = rounds
 					}
 				}
 				t.Logf("%s %s/%s: %v to %v", c.scale, s.Name, name, e.least, worst)

@@ -1,0 +1,208 @@
+// Package capacity finds the highest open-loop rate a server sustains: it
+// offers constant rates (package load's open loop, latency from each
+// request's intended send time), steps up or down from a start rate until
+// one step is sustained and another is not, then bisects between them.
+// Stepping down, it goes straight to an overloaded step's achieved rate
+// when that is lower (by at most three steps).
+package capacity
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"restbench/internal/load"
+	"restbench/internal/result"
+)
+
+// Engine generates one load; engine.Builtin (package load) is the usual one.
+type Engine interface {
+	Run(ctx context.Context, cfg load.Config) (*result.Load, error)
+}
+
+// Defaults of Options.
+const (
+	DefaultFactor     = 1.25
+	DefaultResolution = 0.05
+	DefaultMaxSteps   = 8
+	DefaultPause      = 500 * time.Millisecond
+	// SuiteWarmup is the MinWarmup of a suite's searches (runner): a step opens all its connections at once, and a
+	// handshake that overflowed the server's accept queue (Node's backlog is
+	// 511) is retransmitted after 1 s; with less warm-up such a connection
+	// would complete nothing in the window and fail the step as stalled.
+	SuiteWarmup = 1500 * time.Millisecond
+	// StallEvidence is how many requests each connection must have been due
+	// in a step before one that completed nothing counts as stalled: the
+	// open loop hands arrivals to the connection idle longest, so each gets
+	// about target x window / connections. At 100 req/s over 1000
+	// connections a connection whose one request came late in the window
+	// and was still in flight at the close is no stall.
+	StallEvidence = 5
+	// MinAchieved is the share of the target a sustained step achieves (the
+	// load package's behind-schedule threshold).
+	MinAchieved = 0.95
+)
+
+// Options steer a search. Zero values take the defaults above.
+type Options struct {
+	P99   time.Duration // a sustained step's p99 is at most this; 0: no bound
+	Start float64       // first target in req/s; 0: seed with a closed-loop step
+	// Factor is how far one step moves up or down before a bracket is found.
+	Factor float64
+	// Resolution ends the bisection once the highest sustained rate and the
+	// lowest unsustained one are within this fraction of each other.
+	Resolution float64
+	MaxSteps   int // steps in all, the seed included
+	// Pause separates steps, so that the previous step's backlog drains
+	// before the next one's warm-up starts.
+	Pause time.Duration
+	// MinWarmup is the least warm-up of a step, whatever the load's own.
+	MinWarmup time.Duration
+	// Step, when set, is called after each step.
+	Step func(n int, s result.CapacityStep)
+}
+
+func (o Options) withDefaults() Options {
+	if o.Factor <= 1 {
+		o.Factor = DefaultFactor
+	}
+	if o.Resolution <= 0 {
+		o.Resolution = DefaultResolution
+	}
+	if o.MaxSteps <= 0 {
+		o.MaxSteps = DefaultMaxSteps
+	}
+	if o.Pause <= 0 {
+		o.Pause = DefaultPause
+	}
+	return o
+}
+
+// Search looks for the highest rate at which cfg's load is sustained (see
+// result.CapacityStep.Sustained); cfg.Rate is ignored, every other setting
+// is each step's. It returns every step, and the load of the highest
+// sustained step (nil when none was). When ctx is cancelled it returns what
+// it has with ctx's error.
+func Search(ctx context.Context, eng Engine, cfg load.Config, opt Options) (*result.Capacity, *result.Load, error) {
+	opt = opt.withDefaults()
+	out := &result.Capacity{P99BoundMS: float64(opt.P99) / 1e6, Steps: []result.CapacityStep{}}
+	var best *result.Load
+	run := func(rate float64) (*result.CapacityStep, error) {
+		if len(out.Steps) > 0 {
+			select {
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case <-time.After(opt.Pause):
+			}
+		}
+		c := cfg
+		c.Rate, c.Progress, c.Warmup = rate, nil, max(c.Warmup, opt.MinWarmup)
+		if rate == 0 {
+			c.MaxConnections = 0 // a closed loop keeps its connections
+		}
+		res, err := eng.Run(ctx, c)
+		if res == nil {
+			return nil, fmt.Errorf("step at %.0f req/s: %w", rate, err)
+		}
+		if len(out.Steps) == 0 || rate > 0 {
+			out.Settings = res.Settings
+			out.Settings.Rate = 0
+		}
+		st := judge(rate, res, opt.P99)
+		if st.Sustained && rate > out.CapacityRPS {
+			out.CapacityRPS, best = rate, res
+		}
+		out.Steps = append(out.Steps, st)
+		if opt.Step != nil {
+			opt.Step(len(out.Steps), st)
+		}
+		return &out.Steps[len(out.Steps)-1], ctx.Err()
+	}
+
+	rate := opt.Start
+	if rate <= 0 {
+		// A closed loop over the same connections runs at about what the
+		// server can do: a start close to the answer saves steps.
+		st, err := run(0)
+		if err != nil {
+			return out, best, err
+		}
+		if rate = st.AchievedRPS; rate <= 0 {
+			return out, best, fmt.Errorf("the closed-loop seed completed no request (%d errors): is a server listening at %s?", st.Errors, cfg.URL)
+		}
+	}
+	lo, hi := 0.0, 0.0 // highest sustained, lowest unsustained target
+	for len(out.Steps) < opt.MaxSteps {
+		st, err := run(rate)
+		if err != nil {
+			return out, best, err
+		}
+		if st.Sustained {
+			lo = rate
+		} else {
+			hi = rate
+		}
+		switch {
+		case hi == 0:
+			rate *= opt.Factor
+		case lo == 0:
+			// An overloaded step's achieved rate estimates the capacity:
+			// go down to it when it lies lower, though by at most three
+			// steps at once (a stall can make one step achieve next to
+			// nothing).
+			next := rate / opt.Factor
+			if a := st.AchievedRPS; a > 0 && a < next {
+				next = max(a, rate/(opt.Factor*opt.Factor*opt.Factor))
+			}
+			rate = next
+		case hi/lo <= 1+opt.Resolution:
+			return out, best, nil
+		default:
+			rate = math.Sqrt(lo * hi) // the bracket spans a ratio: halve it
+		}
+	}
+	if out.CapacityRPS == 0 {
+		return out, best, fmt.Errorf("no step was sustained in %d steps (down to %.0f req/s): %s", len(out.Steps), rate*opt.Factor, out.Steps[len(out.Steps)-1].Why)
+	}
+	return out, best, nil
+}
+
+// judge says whether one step was sustained, and if not, why.
+func judge(target float64, res *result.Load, p99 time.Duration) result.CapacityStep {
+	st := result.CapacityStep{
+		TargetRPS: target, AchievedRPS: res.RPS, P50MS: res.Latency.P50, P99MS: res.Latency.P99,
+		Missed: res.Missed, Errors: res.Errors.Total(), Flags: res.Flags,
+	}
+	if target == 0 {
+		st.Why = "closed-loop seed"
+		return st
+	}
+	var why []string
+	if res.RPS < MinAchieved*target {
+		why = append(why, fmt.Sprintf("achieved %.0f < %.0f %% of target", res.RPS, MinAchieved*100))
+	}
+	if res.Missed > 0 {
+		why = append(why, fmt.Sprintf("%d missed", res.Missed))
+	}
+	// Due counts the window's own arrivals and those still waiting for a
+	// connection when it opened: a step whose warm-up fell behind can send
+	// its backlog in the window, miss nothing and achieve more than its
+	// target, without ever having kept up.
+	if behind := float64(res.Due) - target*res.DurationS; behind > (1-MinAchieved)*target*res.DurationS {
+		why = append(why, fmt.Sprintf("%.0f arrivals waiting when the window opened", behind))
+	}
+	if st.Errors > 0 {
+		why = append(why, fmt.Sprintf("%d errors", st.Errors))
+	}
+	if slices.Contains(res.Flags, result.FlagStalledConnections) && target*res.DurationS >= StallEvidence*float64(max(res.Settings.Connections, 1)) {
+		why = append(why, "stalled connections")
+	}
+	if p99 > 0 && res.Latency.P99 > float64(p99)/1e6 {
+		why = append(why, fmt.Sprintf("p99 %.1f ms > %s", res.Latency.P99, p99))
+	}
+	st.Sustained, st.Why = len(why) == 0, strings.Join(why, ", ")
+	return st
+}

@@ -1,0 +1,204 @@
+package capacity
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"restbench/internal/engine"
+	"restbench/internal/load"
+	"restbench/internal/result"
+)
+
+// oneThreadServer spends cost of CPU per request on one thread at a time
+// (a mutex): it can serve at most 1s/cost requests per second, whatever the
+// machine. The CPU is the thread's own clock (CLOCK_THREAD_CPUTIME_ID,
+// nanosecond resolution on Linux), so a busy machine makes a request take
+// longer but not cheaper.
+func oneThreadServer(t testing.TB, cost time.Duration) *httptest.Server {
+	var mu sync.Mutex
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		runtime.LockOSThread()
+		burn(cost)
+		runtime.UnlockOSThread()
+		mu.Unlock()
+		w.Write([]byte("ok"))
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func burn(d time.Duration) {
+	var ts unix.Timespec
+	unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts)
+	end := ts.Nano() + int64(d)
+	for ts.Nano() < end {
+		unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts)
+	}
+}
+
+// checkSearch asserts what every search owes: the capacity is the highest
+// sustained target, every unsustained target lies above it, and the steps
+// went up (or down) before they bisected.
+func checkSearch(t *testing.T, c *result.Capacity) {
+	t.Helper()
+	if len(c.Steps) == 0 {
+		t.Fatal("no steps")
+	}
+	high, lowFail := 0.0, 0.0
+	for i, s := range c.Steps {
+		if s.TargetRPS == 0 && i > 0 {
+			t.Errorf("step %d: a closed-loop step after the seed", i+1)
+		}
+		if s.Sustained {
+			high = max(high, s.TargetRPS)
+			if s.Why != "" || s.Missed > 0 || s.Errors > 0 || s.AchievedRPS < MinAchieved*s.TargetRPS {
+				t.Errorf("step %d sustained although %+v", i+1, s)
+			}
+			if c.P99BoundMS > 0 && s.P99MS > c.P99BoundMS {
+				t.Errorf("step %d sustained with p99 %.1f ms over the %.0f ms bound", i+1, s.P99MS, c.P99BoundMS)
+			}
+		} else if s.TargetRPS > 0 {
+			if s.Why == "" {
+				t.Errorf("step %d not sustained and no reason", i+1)
+			}
+			if lowFail == 0 || s.TargetRPS < lowFail {
+				lowFail = s.TargetRPS
+			}
+		}
+	}
+	if c.CapacityRPS != high {
+		t.Errorf("capacity %.0f, but the highest sustained step was %.0f", c.CapacityRPS, high)
+	}
+	if lowFail > 0 && lowFail <= c.CapacityRPS {
+		t.Errorf("a step at %.0f req/s failed below the capacity %.0f: the bracket is not monotone", lowFail, c.CapacityRPS)
+	}
+}
+
+// TestSearchRealServer searches against a server that can do at most 1,000
+// requests/s (1 ms of CPU each, one at a time). The bound is physical, so
+// a capacity above it is a search that accepted a rate it did not sustain.
+// There is no lower bound: the machine is shared, and how much of a core
+// the server's thread gets is not the search's to decide (the 700-1,050
+// req/s check on a quiet machine is scripts/capacity-check.sh).
+func TestSearchRealServer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real loads of several seconds")
+	}
+	srv := oneThreadServer(t, time.Millisecond)
+	cases := []struct {
+		name  string
+		conns int
+		opt   Options
+	}{
+		{"seeded by a closed loop", 50, Options{}},
+		{"from a start far above, stepping down", 20, Options{Start: 3000, Factor: 2}},
+		{"with a p99 bound", 50, Options{P99: 50 * time.Millisecond, Start: 200}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := load.Config{URL: srv.URL + "/", Connections: c.conns, Duration: 400 * time.Millisecond,
+				Warmup: 100 * time.Millisecond, KeepAlive: true, Threads: 1}
+			c.opt.Pause = 100 * time.Millisecond
+			c.opt.MaxSteps = 12
+			got, best, err := Search(context.Background(), engine.Builtin{}, cfg, c.opt)
+			if err != nil {
+				t.Fatalf("search: %v (steps %+v)", err, got.Steps)
+			}
+			for _, s := range got.Steps {
+				t.Logf("target %6.0f achieved %6.0f p50 %6.1f p99 %6.1f missed %4d %v %s", s.TargetRPS, s.AchievedRPS, s.P50MS, s.P99MS, s.Missed, s.Sustained, s.Why)
+			}
+			checkSearch(t, got)
+			if got.CapacityRPS > 1100 {
+				t.Errorf("capacity %.0f req/s: the server cannot exceed 1,000", got.CapacityRPS)
+			}
+			if best == nil || best.TargetRPS != got.CapacityRPS {
+				t.Errorf("best load %+v is not the step at the capacity %.0f", best, got.CapacityRPS)
+			}
+			if got.Settings.Connections != c.conns || got.Settings.Rate != 0 {
+				t.Errorf("settings %+v: want the steps' connections and no single rate", got.Settings)
+			}
+			if c.opt.Start > 0 && got.Steps[0].TargetRPS != c.opt.Start {
+				t.Errorf("first step at %.0f, want the start %.0f", got.Steps[0].TargetRPS, c.opt.Start)
+			}
+		})
+	}
+}
+
+// model sustains every rate up to limit and none above: the search's logic
+// without a server.
+type model struct{ limit float64 }
+
+func (m model) Run(_ context.Context, cfg load.Config) (*result.Load, error) {
+	r := &result.Load{TargetRPS: cfg.Rate, Settings: result.Settings{Connections: cfg.Connections, Rate: cfg.Rate}}
+	switch {
+	case cfg.Rate == 0:
+		r.RPS = m.limit * 1.2 // a closed loop overshoots an open loop's capacity
+	case cfg.Rate <= m.limit:
+		r.RPS = cfg.Rate
+	default:
+		r.RPS, r.Missed = m.limit, int64(cfg.Rate-m.limit)
+	}
+	return r, nil
+}
+
+func TestSearchBrackets(t *testing.T) {
+	cases := []struct {
+		limit, start float64
+		steps        int
+	}{
+		{700, 0, 12}, {700, 100, 20}, {700, 5000, 20}, {13000, 0, 12},
+	}
+	for _, c := range cases {
+		got, _, err := Search(context.Background(), model{c.limit}, load.Config{URL: "http://127.0.0.1:1/"},
+			Options{Start: c.start, MaxSteps: c.steps, Pause: time.Nanosecond})
+		if err != nil {
+			t.Fatalf("limit %.0f start %.0f: %v", c.limit, c.start, err)
+		}
+		checkSearch(t, got)
+		if got.CapacityRPS > c.limit || got.CapacityRPS < c.limit/(1+DefaultResolution) {
+			t.Errorf("limit %.0f start %.0f: capacity %.0f, want within %.0f %% below the limit (%d steps)", c.limit, c.start, got.CapacityRPS, DefaultResolution*100, len(got.Steps))
+		}
+	}
+	if _, _, err := Search(context.Background(), model{0}, load.Config{}, Options{Start: 100, MaxSteps: 3, Pause: time.Nanosecond}); err == nil || !strings.Contains(err.Error(), "no step was sustained") {
+		t.Errorf("a server that sustains nothing: err %v", err)
+	}
+}
+
+func TestJudge(t *testing.T) {
+	stalled := []string{result.FlagStalledConnections}
+	cases := []struct {
+		name   string
+		target float64
+		res    result.Load
+		p99    time.Duration
+		want   string // "" : sustained
+	}{
+		{"on schedule", 1000, result.Load{Stats: result.Stats{RPS: 990}}, 0, ""},
+		{"behind", 1000, result.Load{Stats: result.Stats{RPS: 900}}, 0, "achieved 900 < 95 % of target"},
+		{"a backlog from the warm-up", 1000, result.Load{Stats: result.Stats{RPS: 2000}, DurationS: 1, Due: 2000, Sent: 2000}, 0, "1000 arrivals waiting when the window opened"},
+		{"missed", 1000, result.Load{Stats: result.Stats{RPS: 1000}, Missed: 3}, 0, "3 missed"},
+		{"errors", 1000, result.Load{Stats: result.Stats{RPS: 1000, Errors: result.Errors{Timeout: 2}}}, 0, "2 errors"},
+		{"p99 over", 1000, result.Load{Stats: result.Stats{RPS: 1000, Latency: result.Latency{P99: 60}}}, 50 * time.Millisecond, "p99 60.0 ms > 50ms"},
+		// 10,000 req/s x 2 s over 1000 connections: 20 each; one with none stalled.
+		{"stalled, 20 due per connection", 10000, result.Load{Stats: result.Stats{RPS: 10000}, DurationS: 2, Flags: stalled,
+			Settings: result.Settings{Connections: 1000}}, 0, "stalled connections"},
+		// 100 req/s x 2 s over 1000 connections: 0.2 each; late work is no stall.
+		{"stalled, 0.2 due per connection", 100, result.Load{Stats: result.Stats{RPS: 100}, DurationS: 2, Flags: stalled,
+			Settings: result.Settings{Connections: 1000}}, 0, ""},
+	}
+	for _, c := range cases {
+		got := judge(c.target, &c.res, c.p99)
+		if got.Sustained != (c.want == "") || got.Why != c.want {
+			t.Errorf("%s: sustained %v why %q, want %q", c.name, got.Sustained, got.Why, c.want)
+		}
+	}
+}
