@@ -56,7 +56,7 @@ func (f *file) expand(scale string, langs map[string]string) ([]Run, []pending, 
 			}
 		}
 		labelRuns(exp, matrix)
-		exp, expPend, err := e.withAA(exp, expPend)
+		exp, expPend, err := e.withAA(exp, expPend, scale)
 		if err != nil {
 			return nil, nil, info, err
 		}
@@ -383,9 +383,10 @@ func (e *experiment) info(runs []Run, scale string) (result.Experiment, error) {
 const aaSuffix = " A/A"
 
 // withAA adds the A/A arm's twin right after the run it repeats: the same
-// settings, measured in the same rounds, its own server each time.
-func (e *experiment) withAA(runs []Run, pends []pending) ([]Run, []pending, error) {
-	if e.AA == nil {
+// settings, measured in the same rounds, its own server each time. Quick
+// scale, one round, has no noise floor to measure and leaves it out.
+func (e *experiment) withAA(runs []Run, pends []pending, scale string) ([]Run, []pending, error) {
+	if e.AA == nil || scale == "quick" {
 		return runs, pends, nil
 	}
 	for i, r := range runs {
