@@ -101,6 +101,7 @@ func WriteHTML(w io.Writer, suites []*SuiteReport, cs Charts) error {
 	return pageTemplate.Execute(w, map[string]any{
 		"Suites": page, "Count": n, "ECharts": template.JS(echartsJS),
 		"Summary": summaryRows(suites), "SummaryIntro": verdictsIntro,
+		"SummaryCount": strings.ReplaceAll(countLine(summaryRows(suites)), "**", ""), "NoiseFloors": noiseFloorsText(suites),
 	})
 }
 
@@ -264,9 +265,11 @@ table.summary td { text-align: left; }
 {{if .Summary}}<section id="verdicts">
 <h1>Verdicts</h1>
 <p>{{.SummaryIntro}}</p>
-<table class="summary"><tr><th>suite</th><th>claim</th><th>published</th><th>measured (95 % interval)</th><th>verdict</th></tr>
-{{range .Summary}}<tr><td><a href="#{{.SuiteID}}">{{.Suite}}</a></td><td><a href="#{{.ID}}">{{.Claim}}</a></td><td>{{.Published}}</td><td>{{.Measured}}</td><td><strong>{{.Outcome}}</strong></td></tr>
+<p><strong>{{.SummaryCount}}</strong></p>
+<table class="summary"><tr><th>suite</th><th>claim</th><th>whose</th><th>published</th><th>measured (interval; its coverage)</th><th>verdict</th></tr>
+{{range .Summary}}<tr><td><a href="#{{.SuiteID}}">{{.Suite}}</a></td><td><a href="#{{.ID}}">{{.Claim}}</a></td><td>{{if .Own}}restbench's check{{else}}the write-up's{{end}}</td><td>{{.Published}}</td><td>{{.Measured}}</td><td><strong>{{.Outcome}}</strong></td></tr>
 {{end}}</table>
+{{if .NoiseFloors}}<p>A/A noise floors (one run measured twice in every round):</p><ul>{{range .NoiseFloors}}<li>{{.}}</li>{{end}}</ul>{{end}}
 </section>
 {{end}}{{range .Suites}}<section id="{{.ID}}">
 <h1>{{.Title}}</h1>

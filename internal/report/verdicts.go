@@ -248,6 +248,20 @@ func countLine(rows []summaryRow) string {
 	return line
 }
 
+// noiseFloorsText is noiseFloors without the Markdown links, for HTML.
+func noiseFloorsText(suites []*SuiteReport) []string {
+	var out []string
+	for _, f := range noiseFloors(suites) {
+		if i := strings.Index(f, "]("); strings.HasPrefix(f, "[") && i > 0 {
+			if j := strings.Index(f[i:], ")"); j > 0 {
+				f = f[1:i] + f[i+j+1:]
+			}
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
 // noiseFloors describes each A/A arm: the twin's ratio to its run, median
 // and interval with its coverage.
 func noiseFloors(suites []*SuiteReport) []string {
