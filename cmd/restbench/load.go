@@ -16,6 +16,7 @@ import (
 	"restbench/internal/cpu"
 	"restbench/internal/load"
 	"restbench/internal/result"
+	"restbench/internal/threshold"
 )
 
 // headerList collects repeated -H flags.
@@ -62,7 +63,8 @@ func cmdLoad(ctx context.Context, args []string) error {
 		cfg                         load.Config
 		headers                     headerList
 		body, mix, probe, cpus, out string
-		noKeepAlive                 bool
+		noKeepAlive, allowFlags     bool
+		thresholds                  threshold.List
 	)
 	fs.IntVar(&cfg.Connections, "c", 10, "connections")
 	fs.Var(seconds{&cfg.Duration}, "d", "duration of the measured part (default 10s, or none with -n)")
@@ -84,6 +86,8 @@ func cmdLoad(ctx context.Context, args []string) error {
 	fs.StringVar(&cpus, "cpus", "", "pin the generator's threads to these CPUs, e.g. 1 or 2-3")
 	fs.IntVar(&cfg.Threads, "t", 0, "event-loop threads (default: one per usable CPU)")
 	fs.BoolVar(&cfg.AllowRemote, "allow-remote", false, "permit a target that is not loopback")
+	fs.Var(&thresholds, "threshold", "pass/fail criterion, k6 style: 'p99<50ms', 'errors<0.1%', 'achieved>95%' (repeatable); exit 99 when one fails")
+	fs.BoolVar(&allowFlags, "allow-flags", false, "with --threshold: a load flagged behind-schedule, stalled-connections or inconsistent does not fail")
 	quiet := fs.Bool("q", false, "no progress line")
 	shardFlag := fs.String("shard", "", "i/N: offer shard i (0-based) of a load N generators share; -R, -c and -n are the totals")
 	startAt := fs.String("start-at", "", "open the measured window at this shared instant (RFC 3339 or epoch seconds)")
@@ -112,6 +116,11 @@ func cmdLoad(ctx context.Context, args []string) error {
 	cfg.URL = rest[0]
 	cfg.Headers = headers
 	cfg.KeepAlive = !noKeepAlive
+	for _, t := range thresholds {
+		if t.NeedsRate() && cfg.Rate == 0 {
+			return usageError("load: --threshold %s needs an open loop: give -R", t.Text)
+		}
+	}
 	var err error
 	if body != "" {
 		if cfg.Body, err = load.ReadBody(body); err != nil {
@@ -192,5 +201,13 @@ func cmdLoad(ctx context.Context, args []string) error {
 		return fmt.Errorf("load: no request got a response (%d connect, %d timeout, %d read errors): is a server listening at %s?",
 			res.Errors.Connect, res.Errors.Timeout, res.Errors.Read, cfg.URL)
 	}
-	return runErr // context.Canceled after Ctrl-C: main exits 130
+	if runErr != nil {
+		return runErr // context.Canceled after Ctrl-C: main exits 130
+	}
+	outcomes := threshold.Check(thresholds, res, allowFlags)
+	threshold.Print(os.Stdout, outcomes)
+	if threshold.Failed(outcomes) {
+		return &exitError{threshold.ExitCode, errors.New("load: a threshold failed")}
+	}
+	return nil
 }
