@@ -126,6 +126,7 @@ func writeExperiment(b *strings.Builder, s *SuiteReport, e *ExperimentReport, ch
 	}
 	writeVerdicts(b, s, e)
 	writeMeasured(b, e)
+	writeCost(b, e)
 	writeMachines(b, e)
 	writeAccounting(b, e)
 	writePublished(b, e)

@@ -81,6 +81,14 @@ func TestRunSuite(t *testing.T) {
 			if tr.Monitor.ServerRSSPeak <= 0 || tr.Env["THREADS"] != "1" {
 				t.Errorf("trial %d: rss peak %d env %v", n, tr.Monitor.ServerRSSPeak, tr.Env)
 			}
+			// CPU time counts in 10 ms ticks, and a 300 ms trial on a busy
+			// machine may see none: the figure must be there, not large.
+			if c := tr.Monitor.CPUPerResponseUS; c == nil || *c < 0 || math.Abs(*c-tr.Monitor.ServerCPUS/float64(tr.Load.Responses)*1e6) > 1e-6 {
+				t.Errorf("trial %d: cpu per response %v, server cpu %v s, %d responses", n, c, tr.Monitor.ServerCPUS, tr.Load.Responses)
+			}
+			if tr.Monitor.IdleCPU == nil || *tr.Monitor.IdleCPU < 0 || tr.Monitor.IdleMS != int(IdleWindow/time.Millisecond) {
+				t.Errorf("trial %d: idle cpu %v over %d ms", n, tr.Monitor.IdleCPU, tr.Monitor.IdleMS)
+			}
 		}
 	})
 	t.Run("crash under load", func(t *testing.T) {

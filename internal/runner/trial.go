@@ -115,6 +115,7 @@ func (r *Runner) trial(ctx context.Context, run suite.Run, n int) (*result.Trial
 		return fail("start %s: %v (see stderr_tail)", im.ID, firstLine(err))
 	}
 	t.Server = p.Reported()
+	idle, idleMS := measureIdle(ctx, p.Pid())
 
 	eng, err := engine.New(run.Engine)
 	if err != nil {
@@ -139,6 +140,8 @@ func (r *Runner) trial(ctx context.Context, run suite.Run, n int) (*result.Trial
 	mon := monitor.Start(monitor.NewTree(p.Pid()), r.opt.Interval, time.Now().Add(cfg.Warmup))
 	res, lerr := eng.Run(lctx, cfg)
 	t.Monitor = mon.Stop(len(pl.client))
+	t.Monitor.IdleCPU, t.Monitor.IdleMS = idle, idleMS
+	t.Monitor.CPUPerResponseUS = costPerResponse(t.Monitor, res)
 	t.Load = res
 	select {
 	case <-died:
