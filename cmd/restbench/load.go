@@ -83,6 +83,7 @@ func cmdLoad(ctx context.Context, args []string) error {
 	cfg.Timeout = 30 * time.Second
 	fs.Var(seconds{&cfg.Timeout}, "timeout", "per-request timeout")
 	fs.StringVar(&out, "json", "", "write the full result as JSON to this file (see docs/results.md)")
+	hlog := fs.String("hlog", "", "write the latency as an HdrHistogram interval log, one interval per second (wrk2's .hlog)")
 	fs.StringVar(&cpus, "cpus", "", "pin the generator's threads to these CPUs, e.g. 1 or 2-3")
 	fs.IntVar(&cfg.Threads, "t", 0, "event-loop threads (default: one per usable CPU)")
 	fs.BoolVar(&cfg.AllowRemote, "allow-remote", false, "permit a target that is not loopback")
@@ -194,6 +195,11 @@ func cmdLoad(ctx context.Context, args []string) error {
 	load.Print(os.Stdout, res)
 	if out != "" {
 		if err := result.WriteJSON(out, res); err != nil {
+			return err
+		}
+	}
+	if *hlog != "" {
+		if err := result.WriteHlog(*hlog, res.WindowStart, res.DurationS, res.Intervals); err != nil {
 			return err
 		}
 	}
