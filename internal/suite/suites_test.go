@@ -237,14 +237,14 @@ func TestRuntimesSuite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, id := range []string{"echo/node-http node@20", "echo/node-http deno", "echo/go-nethttp go@1.22", "hello/node-fastify bun", "hello/go-fasthttp go@1.26", "work/node-express node@26", "work/go-gorilla go@1.26"} {
+	for _, id := range []string{"echo/node-http node@20", "echo/node-http deno", "echo/go-nethttp go@1.22", "hello/node-fastify bun", "hello/go-fasthttp go@1.27", "work/node-express node@26", "work/go-gorilla go@1.27", "echo/go-nethttp go@1.27"} {
 		run(t, s, id)
 	}
 	if r := run(t, s, "echo/go-nethttp go@1.26"); r.Runtime != "go@1.26" || r.Env["GOMAXPROCS"] != "1" {
 		t.Errorf("echo/go-nethttp go@1.26: runtime %q env %v, want go@1.26 with GOMAXPROCS=1", r.Runtime, r.Env)
 	}
-	if n := len(s.Runs); n != 9+7+1+7 {
-		t.Errorf("%d runs, want 24 (echo on 9 runtimes, hello and work on 7, and the capacity run)", n)
+	if n := len(s.Runs); n != 10+7+1+7 {
+		t.Errorf("%d runs, want 25 (echo on 10 runtimes, hello and work on 7, and the capacity run)", n)
 	}
 }
 
