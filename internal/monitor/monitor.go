@@ -4,6 +4,7 @@
 package monitor
 
 import (
+	"context"
 	"sync"
 	"time"
 
@@ -24,10 +25,15 @@ type Monitor struct {
 	zero     time.Time
 	stop     chan struct{}
 	done     chan struct{}
+	ctx      context.Context // ends at Stop: cuts a GET /runtime short
+	cancel   context.CancelFunc
+	polls    sync.WaitGroup
 
-	mu      sync.Mutex
-	samples []result.Sample
-	errs    int
+	mu         sync.Mutex
+	samples    []result.Sample
+	errs       int
+	runtime    []result.RuntimeSample
+	runtimeErr string
 }
 
 // Start samples s every interval (DefaultInterval when 0). Sample times are
@@ -38,6 +44,7 @@ func Start(s Sampler, interval time.Duration, zero time.Time) *Monitor {
 		interval = DefaultInterval
 	}
 	m := &Monitor{sampler: s, interval: interval, zero: zero, stop: make(chan struct{}), done: make(chan struct{})}
+	m.ctx, m.cancel = context.WithCancel(context.Background())
 	s.Sample() // the baseline: CPU figures are deltas from here
 	go m.loop()
 	return m
@@ -90,10 +97,14 @@ func (m *Monitor) take(now time.Time) {
 // generator's CPU budget in CPUs (the number it was pinned to).
 func (m *Monitor) Stop(clientCPUs int) *result.Monitor {
 	close(m.stop)
+	m.cancel()
 	<-m.done
+	m.polls.Wait()
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return Summarize(m.samples, int(m.interval/time.Millisecond), clientCPUs)
+	out := Summarize(m.samples, int(m.interval/time.Millisecond), clientCPUs)
+	out.Runtime, out.RuntimeError = m.runtime, m.runtimeErr
+	return out
 }
 
 // Summarize computes the means and peaks of samples.

@@ -103,6 +103,11 @@ type Monitor struct {
 	// IdleMS after it was ready and before the warm-up.
 	IdleCPU *float64 `json:"idle_cpu,omitempty"`
 	IdleMS  int      `json:"idle_ms,omitempty"`
+	// Runtime is what the server said about its runtime (GET /runtime)
+	// every interval of the measured part; RuntimeError the last reason a
+	// reading failed (a server without the endpoint: 404).
+	Runtime      []RuntimeSample `json:"runtime,omitempty"`
+	RuntimeError string          `json:"runtime_error,omitempty"`
 }
 
 // Sample is one reading of the monitor.

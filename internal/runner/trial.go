@@ -138,6 +138,7 @@ func (r *Runner) trial(ctx context.Context, run suite.Run, n int) (*result.Trial
 		}
 	}()
 	mon := monitor.Start(monitor.NewTree(p.Pid()), r.opt.Interval, time.Now().Add(cfg.Warmup))
+	mon.PollRuntime(p.URL() + "/runtime")
 	res, lerr := eng.Run(lctx, cfg)
 	t.Monitor = mon.Stop(len(pl.client))
 	t.Monitor.IdleCPU, t.Monitor.IdleMS = idle, idleMS
