@@ -79,7 +79,7 @@ func writeRuntime(b *strings.Builder, e *ExperimentReport) {
 		if node {
 			what = "the event loop was blocked up to p99"
 		}
-		line := fmt.Sprintf("- %s: %s %s ms in a 250 ms interval", cell(r.label()), what, num(result.Median(worst)))
+		line := fmt.Sprintf("- %s: %s %s ms over one reading (they come every 250 ms)", cell(r.label()), what, num(result.Median(worst)))
 		switch {
 		case len(gcMS) > 0 && node:
 			line += fmt.Sprintf("; GC paused it %s ms in all", num(result.Median(gcMS)))

@@ -30,8 +30,8 @@ func TestRuntimeQuoteAndChart(t *testing.T) {
 	writeRuntime(&b, e)
 	out := b.String()
 	for _, want := range []string{
-		"- node-express: the event loop was blocked up to p99 41.5 ms in a 250 ms interval; GC paused it 27.0 ms in all",
-		"- go-gorilla: Go's goroutines waited to be scheduled up to p99 0.33 ms in a 250 ms interval; GC used 2.50 ms of CPU",
+		"- node-express: the event loop was blocked up to p99 41.5 ms over one reading (they come every 250 ms); GC paused it 27.0 ms in all",
+		"- go-gorilla: Go's goroutines waited to be scheduled up to p99 0.33 ms over one reading (they come every 250 ms); GC used 2.50 ms of CPU",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("runtime quote lacks\n%s\nin\n%s", want, out)
