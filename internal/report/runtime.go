@@ -47,9 +47,17 @@ func runtimeChart(e *ExperimentReport, title string) ChartSpec {
 	return c
 }
 
-// writeRuntime quotes, per run, what its server said about itself: the
-// median over the trials of each trial's worst p99 wait and its GC time.
+// writeRuntime quotes runtimeLines under the experiment's tables.
 func writeRuntime(b *strings.Builder, e *ExperimentReport) {
+	lines := runtimeLines(e)
+	if len(lines) > 0 {
+		fmt.Fprintf(b, "From inside the servers:\n\n- %s\n\n", strings.Join(lines, "\n- "))
+	}
+}
+
+// runtimeLines says, per run, what its server said about itself: the
+// median over the trials of each trial's worst p99 wait and its GC time.
+func runtimeLines(e *ExperimentReport) []string {
 	var lines []string
 	for _, r := range e.Runs {
 		var worst, gcMS []float64
@@ -79,7 +87,7 @@ func writeRuntime(b *strings.Builder, e *ExperimentReport) {
 		if node {
 			what = "the event loop was blocked up to p99"
 		}
-		line := fmt.Sprintf("- %s: %s %s ms over one reading (they come every 250 ms)", cell(r.label()), what, num(result.Median(worst)))
+		line := fmt.Sprintf("%s: %s %s ms over one reading (they come every 250 ms)", cell(r.label()), what, num(result.Median(worst)))
 		switch {
 		case len(gcMS) > 0 && node:
 			line += fmt.Sprintf("; GC paused it %s ms in all", num(result.Median(gcMS)))
@@ -88,9 +96,7 @@ func writeRuntime(b *strings.Builder, e *ExperimentReport) {
 		}
 		lines = append(lines, line+" (median of the trials; GET /runtime, docs/contract.md).")
 	}
-	if len(lines) > 0 {
-		fmt.Fprintf(b, "From inside the servers:\n\n%s\n\n", strings.Join(lines, "\n"))
-	}
+	return lines
 }
 
 // gcTime is the GC time within the readings: Node's pauses of every kind
