@@ -33,11 +33,11 @@ test-go:
 test-node:
 	cd servers/node && node --test
 
-# The contract is checked on the suites' defaults, node@24 and go@1.26 (on
+# The contract is checked on the suites' defaults, node@24 and go@1.27 (on
 # Node 24 a 200 MB /filter peaks at 86-96 MB of the 100 MB bound:
 # servers/node/README.md).
 # Other runtimes: `make verify VERIFY_RUNTIMES=node@20,node@26,bun,deno`.
-VERIFY_RUNTIMES ?= node@24,go@1.26
+VERIFY_RUNTIMES ?= node@24,go@1.27
 verify:
 	bin/restbench verify --runtime $(VERIFY_RUNTIMES)
 

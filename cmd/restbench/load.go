@@ -16,6 +16,7 @@ import (
 	"restbench/internal/cpu"
 	"restbench/internal/load"
 	"restbench/internal/result"
+	"restbench/internal/threshold"
 )
 
 // headerList collects repeated -H flags.
@@ -149,6 +150,10 @@ func cmdLoad(ctx context.Context, args []string) error {
 	quiet := fs.Bool("q", false, "no progress line")
 	shardFlag := fs.String("shard", "", "i/N: offer shard i (0-based) of a load N generators share; -R, -c and -n are the totals")
 	startAt := fs.String("start-at", "", "open the measured window at this shared instant (RFC 3339 or epoch seconds)")
+	hlog := fs.String("hlog", "", "write the latency as an HdrHistogram interval log, one interval per second (wrk2's .hlog)")
+	var thresholds threshold.List
+	fs.Var(&thresholds, "threshold", "pass/fail criterion, k6 style: 'p99<50ms', 'errors<0.1%', 'achieved>95%' (repeatable); exit 99 when one fails")
+	allowFlags := fs.Bool("allow-flags", false, "with --threshold: a load with a validity flag (behind-schedule, connection-bound, ...) does not fail")
 
 	url, err := parseURLAndFlags(fs, args)
 	if url == "" {
@@ -159,6 +164,11 @@ func cmdLoad(ctx context.Context, args []string) error {
 		return err
 	}
 	cfg.Rate, cfg.MaxRequests = rate, maxRequests
+	for _, t := range thresholds {
+		if t.NeedsRate() && cfg.Rate == 0 {
+			return usageError("load: --threshold %s needs an open loop: give -R", t.Text)
+		}
+	}
 	if probe != "" {
 		path, every, ok := strings.Cut(probe, "@")
 		d, err := time.ParseDuration(every)
@@ -218,9 +228,22 @@ func cmdLoad(ctx context.Context, args []string) error {
 			return err
 		}
 	}
+	if *hlog != "" {
+		if err := result.WriteHlog(*hlog, res.WindowStart, res.DurationS, res.Intervals); err != nil {
+			return err
+		}
+	}
 	if runErr == nil && res.Requests > 0 && res.Responses == 0 {
 		return fmt.Errorf("load: no request got a response (%d connect, %d timeout, %d read errors): is a server listening at %s?",
 			res.Errors.Connect, res.Errors.Timeout, res.Errors.Read, cfg.URL)
 	}
-	return runErr // context.Canceled after Ctrl-C: main exits 130
+	if runErr != nil {
+		return runErr // context.Canceled after Ctrl-C: main exits 130
+	}
+	outcomes := threshold.Check(thresholds, res, *allowFlags)
+	threshold.Print(os.Stdout, outcomes)
+	if threshold.Failed(outcomes) {
+		return &exitError{threshold.ExitCode, errors.New("load: a threshold failed")}
+	}
+	return nil
 }

@@ -87,6 +87,7 @@ var Checks = []Check{
 	{Name: "time-parallel", Run: checkTimeParallel},
 	{Name: "time-blocking", Run: checkTimeBlocking},
 	{Name: "robust", Run: checkRobust},
+	{Name: "runtime", Run: checkRuntime},
 }
 
 // CheckNames lists every row of the verify table, in order: the steps

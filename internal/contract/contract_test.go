@@ -124,6 +124,13 @@ func TestChecksFail(t *testing.T) {
 			io.Copy(w, r.Body) // no limit
 		}},
 		{"not-found", "go", http.NotFound},
+		{"runtime", "node", func(w http.ResponseWriter, r *http.Request) {
+			// Heap only: no event-loop figures, and no word that they are missing.
+			writeJSON(w, 200, map[string]any{"runtime": "node v24.21.0", "heap_used_bytes": 1, "heap_total_bytes": 2, "gc": map[string]any{}})
+		}},
+		{"runtime", "go", func(w http.ResponseWriter, r *http.Request) {
+			writeJSON(w, 200, map[string]any{"gomaxprocs": 1}) // no runtime name
+		}},
 		{"bad-method", "go", func(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, 404, map[string]string{"error": "not found"}) // 404 instead of 405
 		}},

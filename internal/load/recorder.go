@@ -175,3 +175,14 @@ func (t *timeline) result() []result.Second {
 	}
 	return out
 }
+
+// histograms returns each second's latency histogram, in order.
+func (t *timeline) histograms() []*hdrhistogram.Histogram {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := make([]*hdrhistogram.Histogram, len(t.seconds))
+	for i, s := range t.seconds {
+		out[i] = s.hist
+	}
+	return out
+}

@@ -314,6 +314,7 @@ func (g *generator) result(cfg *Config, stopAt, endedAt int64) (*result.Load, er
 	}
 	res.Stats = *st
 	res.Timeline = g.tl.result()
+	res.Intervals = g.tl.histograms()
 	if len(warm) > 0 {
 		if res.Warmup, err = mergeStreams(warm, float64(g.warmEnd)/1e9); err != nil {
 			return nil, err

@@ -4,6 +4,7 @@
 package monitor
 
 import (
+	"context"
 	"sync"
 	"time"
 
@@ -24,10 +25,15 @@ type Monitor struct {
 	zero     time.Time
 	stop     chan struct{}
 	done     chan struct{}
+	ctx      context.Context // ends at Stop: cuts a GET /runtime short
+	cancel   context.CancelFunc
+	polls    sync.WaitGroup
 
-	mu      sync.Mutex
-	samples []result.Sample
-	errs    int
+	mu         sync.Mutex
+	samples    []result.Sample
+	errs       int
+	runtime    []result.RuntimeSample
+	runtimeErr string
 }
 
 // Start samples s every interval (DefaultInterval when 0). Sample times are
@@ -38,6 +44,7 @@ func Start(s Sampler, interval time.Duration, zero time.Time) *Monitor {
 		interval = DefaultInterval
 	}
 	m := &Monitor{sampler: s, interval: interval, zero: zero, stop: make(chan struct{}), done: make(chan struct{})}
+	m.ctx, m.cancel = context.WithCancel(context.Background())
 	s.Sample() // the baseline: CPU figures are deltas from here
 	go m.loop()
 	return m
@@ -90,10 +97,14 @@ func (m *Monitor) take(now time.Time) {
 // generator's CPU budget in CPUs (the number it was pinned to).
 func (m *Monitor) Stop(clientCPUs int) *result.Monitor {
 	close(m.stop)
+	m.cancel()
 	<-m.done
+	m.polls.Wait()
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return Summarize(m.samples, int(m.interval/time.Millisecond), clientCPUs)
+	out := Summarize(m.samples, int(m.interval/time.Millisecond), clientCPUs)
+	out.Runtime, out.RuntimeError = m.runtime, m.runtimeErr
+	return out
 }
 
 // Summarize computes the means and peaks of samples.
@@ -106,7 +117,16 @@ func Summarize(samples []result.Sample, intervalMS, clientCPUs int) *result.Moni
 		return out
 	}
 	var server, client float64
-	for _, s := range samples {
+	for i, s := range samples {
+		// A sample's CPU is its mean since the previous one; the first
+		// covers at most an interval, part of it maybe in the warm-up.
+		covers := s.T
+		if i > 0 {
+			covers -= samples[i-1].T
+		} else {
+			covers = min(covers, float64(intervalMS)/1000)
+		}
+		out.ServerCPUS += s.ServerCPU / 100 * covers
 		server += s.ServerCPU
 		client += s.ClientCPU
 		out.ServerCPUPeak = max(out.ServerCPUPeak, s.ServerCPU)

@@ -39,6 +39,28 @@ func TestSummarize(t *testing.T) {
 	}
 }
 
+// TestServerCPUSeconds: each sample's CPU counts over the time since the
+// previous sample; the first counts over at most one interval, since the
+// sampler's baseline may lie in the warm-up.
+func TestServerCPUSeconds(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		samples []result.Sample
+		want    float64
+	}{
+		{"none", nil, 0},
+		{"first within an interval", []result.Sample{{T: 0.1, ServerCPU: 100}, {T: 0.35, ServerCPU: 200}, {T: 0.6, ServerCPU: 50}}, 0.1 + 0.5 + 0.125},
+		{"first after a warm-up", []result.Sample{{T: 0.3, ServerCPU: 100}, {T: 0.55, ServerCPU: 100}}, 0.25 + 0.25},
+		{"a late tick covers its whole gap", []result.Sample{{T: 0.25, ServerCPU: 40}, {T: 1.25, ServerCPU: 40}}, 0.1 + 0.4},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := Summarize(c.samples, 250, 1).ServerCPUS; abs(got-c.want) > 1e-9 {
+				t.Errorf("server CPU %v s, want %v", got, c.want)
+			}
+		})
+	}
+}
+
 func abs(x float64) float64 { return max(x, -x) }
 
 // TestTreeSamplesRealProcesses starts a process group whose leader forks two

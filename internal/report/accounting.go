@@ -206,7 +206,16 @@ func writeAccounting(b *strings.Builder, e *ExperimentReport) {
 	fmt.Fprintf(b, "Load accounting (ok req/s counts responses that passed validation, all req/s every response; "+
 		"latency runs from the intended send, service time from the actual one; unfinished requests were in flight when the window closed; "+
 		"see docs/results.md):\n\n")
-	fmt.Fprintf(b, "| %s |\n|---|%s\n", strings.Join(accountingHeader, " | "), strings.Repeat("---:|", len(accountingHeader)-2)+"---|")
+	writeTable(b, accountingHeader, rows, strings.Repeat("---:|", len(accountingHeader)-2)+"---|")
+	if note := listenNote(e); note != "" {
+		fmt.Fprintf(b, "%s\n\n", note)
+	}
+}
+
+// writeTable writes a Markdown table whose first column is left-aligned
+// and the others as align says (the separator row after its first cell).
+func writeTable(b *strings.Builder, header []string, rows [][]string, align string) {
+	fmt.Fprintf(b, "| %s |\n|---|%s\n", strings.Join(header, " | "), align)
 	for _, row := range rows {
 		cells := make([]string, len(row))
 		for i, c := range row {
@@ -215,7 +224,4 @@ func writeAccounting(b *strings.Builder, e *ExperimentReport) {
 		fmt.Fprintf(b, "| %s |\n", strings.Join(cells, " | "))
 	}
 	fmt.Fprintf(b, "\n")
-	if note := listenNote(e); note != "" {
-		fmt.Fprintf(b, "%s\n\n", note)
-	}
 }

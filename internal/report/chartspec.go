@@ -119,6 +119,7 @@ func experimentCharts(e *ExperimentReport) []ChartSpec {
 	}
 	add(overTime(e, "cpu", title+": server CPU", "CPU (% of one core)", func(s result.Sample) float64 { return s.ServerCPU }))
 	add(overTime(e, "rss", title+": server memory", "RSS (MiB)", func(s result.Sample) float64 { return float64(s.ServerRSS) / mib }))
+	add(runtimeChart(e, title))
 	return out
 }
 

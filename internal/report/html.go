@@ -37,11 +37,14 @@ type htmlExperiment struct {
 	Header    []string
 	Rows      [][]string
 	// The load accounting table (accounting.go); empty when no trial has it.
-	Machines  []string // runs measured on another machine, and which
-	AccHeader []string
-	AccRows   [][]string
-	AccNote   string
-	Charts    []snippet
+	Machines   []string // runs measured on another machine, and which
+	AccHeader  []string
+	AccRows    [][]string
+	AccNote    string
+	CostHeader []string
+	CostRows   [][]string
+	Inside     []string // what the servers said about themselves (runtimeLines)
+	Charts     []snippet
 }
 
 type htmlSuite struct {
@@ -85,6 +88,10 @@ func WriteHTML(w io.Writer, suites []*SuiteReport, cs Charts) error {
 				he.Rows = append(he.Rows, htmlRow(r))
 			}
 			he.Machines = machineLines(e)
+			if he.CostRows = costRows(e); he.CostRows != nil {
+				he.CostHeader = costHeader
+			}
+			he.Inside = runtimeLines(e)
 			if he.AccRows = accountingRows(e); he.AccRows != nil {
 				he.AccHeader, he.AccNote = accountingHeader, listenNote(e)
 			}
@@ -282,6 +289,11 @@ table.summary td { text-align: left; }
 {{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
 {{end}}</table>
 {{range .Machines}}<p><strong>other-machine:</strong> {{.}}</p>
+{{end}}{{if .CostRows}}<p>Server CPU cost</p>
+<table><tr>{{range .CostHeader}}<th>{{.}}</th>{{end}}</tr>
+{{range .CostRows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</table>
+{{end}}{{if .Inside}}<p>From inside the servers:</p><ul>{{range .Inside}}<li>{{.}}</li>{{end}}</ul>
 {{end}}{{if .AccRows}}<p>Load accounting</p>
 <table><tr>{{range .AccHeader}}<th>{{.}}</th>{{end}}</tr>
 {{range .AccRows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>

@@ -137,6 +137,8 @@ func writeExperiment(b *strings.Builder, s *SuiteReport, e *ExperimentReport, ch
 	}
 	writeVerdicts(b, s, e)
 	writeMeasured(b, e)
+	writeCost(b, e)
+	writeRuntime(b, e)
 	writeMachines(b, e)
 	writeAccounting(b, e)
 	writeCalibration(b, e)

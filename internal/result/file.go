@@ -15,7 +15,11 @@ func WriteJSON(path string, v any) error {
 	if err != nil {
 		return fmt.Errorf("encode %s: %w", path, err)
 	}
-	data = append(data, '\n')
+	return writeFile(path, append(data, '\n'))
+}
+
+// writeFile writes data to path atomically (see WriteJSON).
+func writeFile(path string, data []byte) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err

@@ -34,6 +34,12 @@ func TrialFile(runID string, n int) string {
 	return fmt.Sprintf("%s.t%d.json", safe, n)
 }
 
+// HlogFile is the file name of trial n's latency interval log, beside its
+// TrialFile.
+func HlogFile(runID string, n int) string {
+	return strings.TrimSuffix(TrialFile(runID, n), ".json") + ".hlog"
+}
+
 // Median is the middle of v (the mean of the two middle values for an even
 // count), without reordering v; 0 for none. Trials are summarised by their
 // median everywhere, so the runner and the report share this one.

@@ -7,7 +7,11 @@
 // the report is rebuilt from these files alone.
 package result
 
-import "time"
+import (
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+)
 
 // Errors counts failed requests by class. connect, timeout and read are
 // requests that got no complete response; status and body are responses that
@@ -172,6 +176,10 @@ type Load struct {
 	// during the measured part, where the engine can tell (0 otherwise).
 	ClientCPUS float64  `json:"client_cpu_s,omitempty"`
 	Settings   Settings `json:"settings"`
+	// Intervals is the latency of each second of the window (the
+	// timeline's histograms, microseconds, two significant figures), for
+	// WriteHlog; not in the JSON. Engines without a timeline leave it nil.
+	Intervals []*hdrhistogram.Histogram `json:"-"`
 }
 
 // Flags a load result can carry (a trial copies them into its own Flags).

@@ -138,6 +138,22 @@ type Monitor struct {
 	ServerRSSPeak  int64   `json:"server_rss_peak"`  // bytes
 	ClientCPUMean  float64 `json:"client_cpu_mean"`  // percent of one core
 	ClientCPUShare float64 `json:"client_cpu_share"` // mean client CPU / its budget (0..1)
+	// ServerCPUS is the CPU time the server used in the measured part,
+	// seconds: each sample's CPU over the time it covers, summed.
+	ServerCPUS float64 `json:"server_cpu_s,omitempty"`
+	// CPUPerResponseUS is ServerCPUS per response that passed validation,
+	// in microseconds: the cost of one request, comparable when the
+	// generator or the machine limited req/s. Absent without such a response.
+	CPUPerResponseUS *float64 `json:"cpu_per_response_us,omitempty"`
+	// IdleCPU is the server at rest, percent of one core, measured over
+	// IdleMS after it was ready and before the warm-up.
+	IdleCPU *float64 `json:"idle_cpu,omitempty"`
+	IdleMS  int      `json:"idle_ms,omitempty"`
+	// Runtime is what the server said about its runtime (GET /runtime)
+	// every interval of the measured part; RuntimeError the last reason a
+	// reading failed (a server without the endpoint: 404).
+	Runtime      []RuntimeSample `json:"runtime,omitempty"`
+	RuntimeError string          `json:"runtime_error,omitempty"`
 }
 
 // Sample is one reading of the monitor.

@@ -105,6 +105,10 @@ func (f *folder) trialPath(runID string, n int) string {
 	return filepath.Join(f.dir, result.TrialFile(runID, n))
 }
 
+func (f *folder) hlogPath(runID string, n int) string {
+	return filepath.Join(f.dir, result.HlogFile(runID, n))
+}
+
 // finished reads trial n of a run back when it was written with status ok.
 func (f *folder) finished(runID string, n int) (*result.Trial, bool) {
 	var t result.Trial

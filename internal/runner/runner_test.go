@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/HdrHistogram/hdrhistogram-go"
+
 	"restbench/internal/load"
 	"restbench/internal/result"
 	"restbench/internal/suite"
@@ -86,6 +88,17 @@ func TestRunSuite(t *testing.T) {
 			// then allows in full.
 			if l := tr.Listen; l == nil || l.Sockets != 1 || l.Backlog != somaxconn(t) {
 				t.Errorf("trial %d: listen %+v, want one socket with backlog %d", n, l, somaxconn(t))
+			}
+			// CPU time counts in 10 ms ticks, and a 300 ms trial on a busy
+			// machine may see none: the figure must be there, not large.
+			if c := tr.Monitor.CPUPerResponseUS; c == nil || *c < 0 || math.Abs(*c-tr.Monitor.ServerCPUS/float64(tr.Load.Responses)*1e6) > 1e-6 {
+				t.Errorf("trial %d: cpu per response %v, server cpu %v s, %d responses", n, c, tr.Monitor.ServerCPUS, tr.Load.Responses)
+			}
+			if got := hlogCount(t, filepath.Join(o.Dir, result.HlogFile("closed/test-ok", n))); got != tr.Load.Responses {
+				t.Errorf("trial %d: the .hlog holds %d latencies, the trial %d responses", n, got, tr.Load.Responses)
+			}
+			if tr.Monitor.IdleCPU == nil || *tr.Monitor.IdleCPU < 0 || tr.Monitor.IdleMS != int(IdleWindow/time.Millisecond) {
+				t.Errorf("trial %d: idle cpu %v over %d ms", n, tr.Monitor.IdleCPU, tr.Monitor.IdleMS)
 			}
 		}
 	})
@@ -283,4 +296,26 @@ func somaxconn(t *testing.T) int {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// hlogCount reads an interval log with HdrHistogram's own reader and counts
+// the latencies in it.
+func hlogCount(t *testing.T, path string) int64 {
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r := hdrhistogram.NewHistogramLogReader(f)
+	var n int64
+	for {
+		h, err := r.NextIntervalHistogram()
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		if h == nil {
+			return n
+		}
+		n += h.TotalCount()
+	}
 }

@@ -104,6 +104,13 @@ func (r *Runner) trialOn(ctx context.Context, run suite.Run, n int, eng engine.E
 		return fail("%v", err)
 	}
 	defer p.Stop(r.opt.StopGrace)
+	// The idle cost is the server's, not the round's: the first round
+	// measures it, and the others keep their time for the load.
+	var idle *float64
+	idleMS := 0
+	if n == 1 {
+		idle, idleMS = measureIdle(ctx, p.Pid())
+	}
 
 	if eng == nil {
 		if eng, err = engine.New(run.Engine); err != nil {
@@ -128,9 +135,12 @@ func (r *Runner) trialOn(ctx context.Context, run suite.Run, n int, eng engine.E
 	}()
 	endListen := r.watchListen(p.Pid(), p.Port())
 	mon := monitor.Start(monitor.NewTree(p.Pid()), r.opt.Interval, time.Now().Add(cfg.Warmup))
+	mon.PollRuntime(p.URL() + "/runtime")
 	res, lerr := eng.Run(lctx, cfg)
 	t.Monitor = mon.Stop(len(pl.client))
 	endListen(t)
+	t.Monitor.IdleCPU, t.Monitor.IdleMS = idle, idleMS
+	t.Monitor.CPUPerResponseUS = costPerResponse(t.Monitor, res)
 	t.Load = res
 	select {
 	case <-died:

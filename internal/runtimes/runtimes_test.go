@@ -36,12 +36,12 @@ func TestLockFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for lang, want := range map[string]string{Node: "node@24", Go: "go@1.26"} {
+	for lang, want := range map[string]string{Node: "node@24", Go: "go@1.27"} {
 		if r, err := l.Resolve(lang, ""); err != nil || r.Name != want {
 			t.Errorf("default for %s = %q (%v), want %s", lang, r.Name, err, want)
 		}
 	}
-	for _, want := range []string{"node@20", "node@22", "node@24", "node@26", "bun", "deno", "go@1.22", "go@1.24", "go@1.26"} {
+	for _, want := range []string{"node@20", "node@22", "node@24", "node@26", "bun", "deno", "go@1.22", "go@1.24", "go@1.26", "go@1.27"} {
 		if !slices.Contains(l.Names(), want) {
 			t.Errorf("%s is not pinned", want)
 		}

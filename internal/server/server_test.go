@@ -21,7 +21,7 @@ import (
 // "serve" listens on HOST:PORT and prints the readiness line; "escape" does
 // the same after starting a worker in a session (and group) of its own, as
 // a cluster manager might; "silent" serves but never prints the line;
-// "worker" sleeps until killed.
+// "spin" serves and burns a core while idle; "worker" sleeps until killed.
 func TestMain(m *testing.M) {
 	switch mode := os.Getenv("RESTBENCH_TEST_SERVER"); mode {
 	case "":
@@ -35,6 +35,12 @@ func TestMain(m *testing.M) {
 
 func serve(mode string) {
 	extra := ""
+	if mode == "spin" {
+		go func() {
+			for {
+			}
+		}()
+	}
 	if mode == "escape" {
 		w := exec.Command(os.Args[0])
 		w.Env = append(os.Environ(), "RESTBENCH_TEST_SERVER=worker")

@@ -140,7 +140,7 @@ func TestLoadErrors(t *testing.T) {
 		{"yaml syntax", variant(9, "    impls: [a, b"), Options{}, "t.yaml: yaml: line"},
 		// Keys of the runtimes, adaptive-rounds and scale-out work.
 		{"runtime unknown", variant(6, "  duration: 1s\n  runtime: node@18"), Options{}, `:7: runtime: "node@18" is not one of node@20, node@22, node@24, node@26, bun, deno, go@1.22`},
-		{"runtime of another language", variant(6, "  duration: 1s\n  runtime: bun"), Options{Languages: langs}, ":7: runtime: bun is not a runtime of a go implementation (use go@1.22, go@1.24, go@1.26)"},
+		{"runtime of another language", variant(6, "  duration: 1s\n  runtime: bun"), Options{Languages: langs}, ":7: runtime: bun is not a runtime of a go implementation (use go@1.22, go@1.24, go@1.26, go@1.27)"},
 		{"runtime axis that runs nothing", variant(11, "      connections: [10, 100]\n      runtime: [go@1.26, bun]"), Options{Languages: map[string]string{"a": "go", "b": "go"}}, ":12: runtime: bun runs none of this experiment's implementations (a, b)"},
 		{"max_trials below trials", variant(6, "  duration: 1s\n  trials: 3\n  max_trials: 2"), Options{}, ":8: max_trials: 2 is fewer than trials (3)"},
 		{"time_cap without unit", variant(6, "  duration: 1s\n  time_cap: 5"), Options{}, `:7: time_cap: "5" is not a duration`},

@@ -216,7 +216,7 @@ func (v *probe) UnmarshalYAML(n *yaml.Node) error     { return v.read(n, parsePr
 // implementation's default.
 var Runtimes = map[string][]string{
 	"node": {"node@20", "node@22", "node@24", "node@26", "bun", "deno"},
-	"go":   {"go@1.22", "go@1.24", "go@1.26"},
+	"go":   {"go@1.22", "go@1.24", "go@1.26", "go@1.27"},
 }
 
 func allRuntimes() []string {

@@ -17,6 +17,14 @@ const ShapeKey = "p99_p50"
 // server keeps up with what it is offered ("Node fits 5–10k req/s").
 const AchievedKey = "achieved"
 
+// CPUPerResponseKey is the server's CPU time per response that passed
+// validation, in microseconds; IdleCPUKey its CPU at rest before the
+// warm-up, in percent of one core (see result.Monitor).
+const (
+	CPUPerResponseKey = "cpu_us_per_response"
+	IdleCPUKey        = "idle_cpu_pct"
+)
+
 const mib = 1 << 20
 
 // Histograms decodes a trial's latency and probe histograms once; either is
@@ -113,6 +121,16 @@ func Value(t *result.Trial, hist, probe *hdrhistogram.Histogram, key string) (fl
 			return 0, false
 		}
 		return t.Monitor.ClientCPUShare, true
+	case CPUPerResponseKey:
+		if t.Monitor == nil || t.Monitor.CPUPerResponseUS == nil {
+			return 0, false
+		}
+		return *t.Monitor.CPUPerResponseUS, true
+	case IdleCPUKey:
+		if t.Monitor == nil || t.Monitor.IdleCPU == nil {
+			return 0, false
+		}
+		return *t.Monitor.IdleCPU, true
 	}
 	return StatsValue(&l.Stats, hist, strings.TrimPrefix(key, "latency_"))
 }

@@ -26,6 +26,7 @@ func newRouter() http.Handler {
 	r.With(middleware.Compress(gzip.DefaultCompression, "application/json")).Get("/hello", service.Hello)
 	r.Get("/time", service.Time)
 	r.Post("/filter", service.FilterHandler)
+	r.Get("/runtime", service.Runtime)
 	return r
 }
 

@@ -27,6 +27,8 @@ func handler(ctx *fasthttp.RequestCtx) {
 		route(ctx, http.MethodGet, timeNow)
 	case "/filter":
 		route(ctx, http.MethodPost, filter)
+	case "/runtime":
+		route(ctx, http.MethodGet, func(ctx *fasthttp.RequestCtx) { writeJSON(ctx, http.StatusOK, service.ReadRuntime()) })
 	default:
 		writeError(ctx, service.ErrNotFound)
 	}

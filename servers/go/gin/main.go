@@ -29,6 +29,7 @@ func newRouter() *gin.Engine {
 	r.GET("/hello", gzipped, func(c *gin.Context) { c.JSON(http.StatusOK, service.HelloResponse{Result: "Hello world"}) })
 	r.GET("/time", timeNow)
 	r.POST("/filter", filter)
+	r.GET("/runtime", func(c *gin.Context) { c.JSON(http.StatusOK, service.ReadRuntime()) })
 	return r
 }
 

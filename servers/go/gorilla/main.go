@@ -23,6 +23,7 @@ func newRouter() http.Handler {
 	r.Handle("/hello", service.Gzip(http.HandlerFunc(service.Hello))).Methods(http.MethodGet)
 	r.HandleFunc("/time", service.Time).Methods(http.MethodGet)
 	r.HandleFunc("/filter", service.FilterHandler).Methods(http.MethodPost)
+	r.HandleFunc("/runtime", service.Runtime).Methods(http.MethodGet)
 	return r
 }
 

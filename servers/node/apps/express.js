@@ -3,6 +3,7 @@ import express from 'express';
 
 import { BODY_LIMIT, HTTPError, errorBody, hello, notRouted, sum, time, timeParams } from '../lib/contract.js';
 import { minVersion, streamFilter } from '../lib/filter.js';
+import { runtimeStats } from '../lib/runtime.js';
 
 const app = express();
 // No ETag hashing of every response and no advertising header: what a
@@ -45,6 +46,8 @@ app.post('/sum', json, (req, res) => {
 
 // /filter reads the raw request stream: no body parser may buffer it.
 app.post('/filter', (req, res) => streamFilter(req, res, minVersion(req.query.min_version)));
+
+app.get('/runtime', (req, res) => res.json(runtimeStats()));
 
 app.use((req, res, next) => {
   next(notRouted(req.method, req.path));

@@ -5,6 +5,7 @@ import Fastify from 'fastify';
 
 import { BODY_LIMIT, HTTPError, errorBody, hello, notRouted, sum, time, timeParams } from '../lib/contract.js';
 import { minVersion, streamFilter } from '../lib/filter.js';
+import { runtimeStats } from '../lib/runtime.js';
 
 const fastify = Fastify({ logger: false, bodyLimit: BODY_LIMIT });
 
@@ -54,6 +55,8 @@ fastify.get('/hello', async (request, reply) => {
 fastify.get('/time', { schema: { response: object({ now: { type: 'integer' } }) } }, async (request) =>
   time(timeParams(request.query)),
 );
+
+fastify.get('/runtime', async () => runtimeStats());
 
 // Encoded here rather than returned: Fastify sends a returned string (a
 // JSON document that is just a string) as text, unencoded.

@@ -3,6 +3,7 @@ import http from 'node:http';
 
 import { BODY_LIMIT, HTTPError, errorBody, hello, notRouted, sum, time, timeParams } from '../lib/contract.js';
 import { minVersion, streamFilter } from '../lib/filter.js';
+import { runtimeStats } from '../lib/runtime.js';
 
 function send(res, status, body, headers = { 'content-type': 'application/json' }) {
   res.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(body) });
@@ -67,6 +68,8 @@ async function handle(req, res) {
       return send(res, 200, JSON.stringify(await readJSON(req)));
     case 'POST /sum':
       return send(res, 200, JSON.stringify(sum(await readJSON(req))));
+    case 'GET /runtime':
+      return send(res, 200, JSON.stringify(runtimeStats()));
     case 'POST /filter':
       return streamFilter(req, res, minVersion(query.has('min_version') ? query.get('min_version') : undefined));
     default:

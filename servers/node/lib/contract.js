@@ -19,6 +19,7 @@ export const ROUTES = {
   '/echo/any': ['POST'],
   '/sum': ['POST'],
   '/filter': ['POST'],
+  '/runtime': ['GET'],
 };
 
 // HTTPError carries the status of a client error to the app's error reply.

@@ -1,0 +1,40 @@
+package runner
+
+import (
+	"context"
+	"time"
+
+	"restbench/internal/result"
+	"restbench/internal/server"
+)
+
+// IdleWindow is how long a run's first trial watches its server at rest
+// before the warm-up: long enough for schedstat's nanoseconds to show a
+// server that polls or collects while idle, short enough for the suites'
+// time budget (one window a run, not a trial).
+const IdleWindow = 200 * time.Millisecond
+
+// measureIdle measures the server at rest: percent of one core, and over
+// how many milliseconds; nil where the run time cannot be read.
+func measureIdle(ctx context.Context, pid int) (pct *float64, ms int) {
+	v, ok := server.IdleCPU(ctx, pid, IdleWindow)
+	if !ok {
+		return nil, 0
+	}
+	return &v, int(IdleWindow / time.Millisecond)
+}
+
+// costPerResponse divides the server's CPU in the measured part among the
+// responses that passed validation: a failed request's CPU is the cost of
+// the ones that succeeded. nil when none succeeded or nothing was sampled.
+func costPerResponse(m *result.Monitor, l *result.Load) *float64 {
+	if m == nil || l == nil || len(m.Samples) == 0 {
+		return nil
+	}
+	ok := l.Responses - l.Errors.Status - l.Errors.Body
+	if ok <= 0 {
+		return nil
+	}
+	us := m.ServerCPUS / float64(ok) * 1e6
+	return &us
+}
