@@ -82,6 +82,8 @@ var Checks = []Check{
 	{Name: "too-large", Run: tableCheck("too-large")},
 	{Name: "not-found", Run: tableCheck("not-found")},
 	{Name: "bad-method", Run: tableCheck("bad-method")},
+	{Name: "framing", Timeout: 3 * time.Minute, Run: checkFraming},
+	{Name: "malformed", Timeout: 3 * time.Minute, Run: checkMalformed},
 	{Name: "time-delay", Run: checkTimeDelay},
 	{Name: "time-work", Run: checkTimeWork},
 	{Name: "time-parallel", Run: checkTimeParallel},
