@@ -84,6 +84,7 @@ var Checks = []Check{
 	{Name: "bad-method", Run: tableCheck("bad-method")},
 	{Name: "framing", Timeout: 3 * time.Minute, Run: checkFraming},
 	{Name: "malformed", Timeout: 3 * time.Minute, Run: checkMalformed},
+	{Name: "slow-clients", Run: checkSlowClients},
 	{Name: "time-delay", Run: checkTimeDelay},
 	{Name: "time-work", Run: checkTimeWork},
 	{Name: "time-parallel", Run: checkTimeParallel},
