@@ -86,11 +86,7 @@ func filter(ctx *fasthttp.RequestCtx) {
 		writeError(ctx, err)
 		return
 	}
-	body := ctx.RequestBodyStream()
-	if body == nil { // no body at all
-		body = eofReader{}
-	}
-	r, err := service.StartFilter(body, min)
+	r, err := service.StartFilter(requestBody(ctx), min)
 	if err != nil {
 		writeError(ctx, err)
 		return
@@ -102,11 +98,40 @@ func filter(ctx *fasthttp.RequestCtx) {
 // readBody reads a body of at most service.MaxBodyBytes. With
 // StreamRequestBody, ctx.PostBody would read any length into memory.
 func readBody(ctx *fasthttp.RequestCtx) ([]byte, error) {
-	body := ctx.RequestBodyStream()
-	if body == nil {
-		return nil, nil
+	return service.ReadBody(requestBody(ctx), int64(ctx.Request.Header.ContentLength()))
+}
+
+type bodyKey struct{}
+
+// requestBody is the request body as a stream that stays at io.EOF once it
+// got there. fasthttp's chunked body stream does not: a read after its end
+// waits for a next chunk that never comes, so the error answer to a chunked
+// body, which drains what is left of it, hung until the client gave up.
+func requestBody(ctx *fasthttp.RequestCtx) io.Reader {
+	if b, ok := ctx.UserValue(bodyKey{}).(*stickyEOF); ok {
+		return b
 	}
-	return service.ReadBody(body, int64(ctx.Request.Header.ContentLength()))
+	s := ctx.RequestBodyStream()
+	if s == nil { // no body at all
+		return eofReader{}
+	}
+	b := &stickyEOF{r: s}
+	ctx.SetUserValue(bodyKey{}, b)
+	return b
+}
+
+type stickyEOF struct {
+	r   io.Reader
+	eof bool
+}
+
+func (s *stickyEOF) Read(p []byte) (int, error) {
+	if s.eof {
+		return 0, io.EOF
+	}
+	n, err := s.r.Read(p)
+	s.eof = err == io.EOF
+	return n, err
 }
 
 func writeJSON(ctx *fasthttp.RequestCtx, status int, v any) {
@@ -115,19 +140,10 @@ func writeJSON(ctx *fasthttp.RequestCtx, status int, v any) {
 	_ = json.NewEncoder(ctx).Encode(v) // writes into the response buffer
 }
 
-// drainLimit is how much unread request body an error response discards.
-const drainLimit = 8 << 20
-
 func writeError(ctx *fasthttp.RequestCtx, err error) {
-	// Read what is left of the request body first. A client still sending
-	// it would otherwise get a connection reset instead of this answer, and
-	// fasthttp would parse the rest as the next request. Past drainLimit,
-	// give up on the connection.
-	if body := ctx.RequestBodyStream(); body != nil {
-		n, err := io.Copy(io.Discard, io.LimitReader(body, drainLimit+1))
-		if err != nil || n > drainLimit {
-			ctx.SetConnectionClose()
-		}
+	// service.Drain says why; past its bound, give up on the connection.
+	if !service.Drain(requestBody(ctx)) {
+		ctx.SetConnectionClose()
 	}
 	writeJSON(ctx, service.StatusOf(err), service.BodyOf(err))
 }

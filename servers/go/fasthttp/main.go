@@ -4,7 +4,9 @@
 package main
 
 import (
+	"bytes"
 	"net/http"
+	"strings"
 
 	"github.com/valyala/fasthttp"
 
@@ -12,6 +14,11 @@ import (
 )
 
 func handler(ctx *fasthttp.RequestCtx) {
+	if smuggled(&ctx.Request.Header) {
+		// RFC 9112 section 6.3: fasthttp reads such a body by its chunked
+		// framing, as allowed, but the connection MUST then close.
+		ctx.SetConnectionClose()
+	}
 	switch string(ctx.Path()) {
 	case "/status":
 		route(ctx, http.MethodGet, status)
@@ -42,6 +49,20 @@ func route(ctx *fasthttp.RequestCtx, method string, h fasthttp.RequestHandler) {
 		return
 	}
 	h(ctx)
+}
+
+// smuggled reports a request that has both Transfer-Encoding: chunked
+// (fasthttp's ContentLength -1) and a Content-Length header.
+func smuggled(h *fasthttp.RequestHeader) bool {
+	if h.ContentLength() != -1 {
+		return false
+	}
+	for _, line := range bytes.Split(h.RawHeaders(), []byte("\n")) {
+		if name, _, ok := bytes.Cut(line, []byte(":")); ok && strings.EqualFold(string(bytes.TrimSpace(name)), "Content-Length") {
+			return true
+		}
+	}
+	return false
 }
 
 func newServer() *fasthttp.Server {

@@ -110,11 +110,14 @@ func filter(c *gin.Context) {
 // readBody reads a body of at most service.MaxBodyBytes; gin has no limit
 // of its own, so it uses net/http's MaxBytesReader as gin's docs suggest.
 func readBody(c *gin.Context) ([]byte, error) {
-	r := http.MaxBytesReader(c.Writer, c.Request.Body, service.MaxBodyBytes)
-	return service.ReadBody(r, c.Request.ContentLength)
+	return service.ReadRequestBody(c.Writer, c.Request)
 }
 
+// abort answers err; service.Drain says why it reads the body first.
 func abort(c *gin.Context, err error) {
+	if !service.Drain(c.Request.Body) {
+		c.Header("Connection", "close")
+	}
 	c.AbortWithStatusJSON(service.StatusOf(err), service.BodyOf(err))
 }
 

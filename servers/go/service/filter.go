@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"net/http"
+	"regexp"
 	"strconv"
 )
 
@@ -28,6 +29,10 @@ type Record struct {
 	Version  float64 `json:"version"`
 }
 
+// decimal is the grammar of min_version: a sign, digits with an optional
+// point, an optional exponent.
+var decimal = regexp.MustCompile(`^-?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$`)
+
 // ParseMinVersion reads min_version: a finite number, DefaultMinVersion
 // when absent.
 func ParseMinVersion(q Query) (float64, error) {
@@ -36,7 +41,9 @@ func ParseMinVersion(q Query) (float64, error) {
 	}
 	s := q.Get("min_version")
 	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+	// A decimal number as the Node servers read it: ParseFloat alone also
+	// takes 0x1p3, Inf and 1_0.
+	if err != nil || math.IsInf(v, 0) || math.IsNaN(v) || !decimal.MatchString(s) {
 		return 0, Errorf(http.StatusBadRequest, "min_version=%q is not a number (use e.g. min_version=5)", s)
 	}
 	return v, nil

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -56,7 +57,8 @@ func millis(q Query, key string) (time.Duration, error) {
 	}
 	s := q.Get(key)
 	n, err := strconv.Atoi(s)
-	if err != nil || n < 0 || n > MaxMillis || s[0] == '+' {
+	// Digits only, as the Node servers read it: Atoi alone takes "-0" and "+1".
+	if err != nil || n > MaxMillis || len(s) > 5 || strings.Trim(s, "0123456789") != "" {
 		return 0, Errorf(http.StatusBadRequest, "%s=%q: use whole milliseconds from 0 to %d", key, s, MaxMillis)
 	}
 	return time.Duration(n) * time.Millisecond, nil

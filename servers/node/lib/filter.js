@@ -13,7 +13,8 @@ const NUMBER = /^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 // strings when repeated, or undefined): a number, 5 when absent.
 export function minVersion(value) {
   if (value === undefined || value === null) return 5;
-  if (typeof value !== 'string' || !NUMBER.test(value)) {
+  // 1e999 matches NUMBER but is Infinity: refused, as the Go servers do.
+  if (typeof value !== 'string' || !NUMBER.test(value) || !Number.isFinite(Number(value))) {
     throw new HTTPError(400, `min_version=${value}: use a number, e.g. min_version=5`);
   }
   return Number(value);

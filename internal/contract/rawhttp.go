@@ -1,0 +1,209 @@
+package contract
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// A raw exchange: request bytes written to a TCP connection exactly as
+// given, in pieces, while the answer is read at the same time. net/http's
+// client cannot send a body in both framings at will, nor send an
+// ill-formed request, and it hides a reset behind a retry; verify's
+// framing, malformed and slow-client checks need all three.
+
+// Framing is how a request body is sent.
+type Framing string
+
+const (
+	// Length sends Content-Length and the body in the same write as the head.
+	Length Framing = "length"
+	// Chunked sends Transfer-Encoding: chunked, one write per chunk.
+	Chunked Framing = "chunked"
+	// Split sends Content-Length, then the body in several writes with
+	// pauses between them, so that the server reads it in pieces.
+	Split Framing = "split"
+)
+
+// Framings are every framing, in the order checks send them.
+var Framings = []Framing{Length, Chunked, Split}
+
+// BuildRequest writes a request with this framing and returns its pieces,
+// each to be sent in its own write. header lines are "Name: value".
+// No Expect header is ever sent: a client that sends its body at once is
+// what a server must cope with.
+func BuildRequest(method, target, host string, header []string, body []byte, f Framing, close bool) [][]byte {
+	var head bytes.Buffer
+	fmt.Fprintf(&head, "%s %s HTTP/1.1\r\nHost: %s\r\n", method, target, host)
+	for _, h := range header {
+		head.WriteString(h + "\r\n")
+	}
+	if close {
+		head.WriteString("Connection: close\r\n")
+	}
+	if body == nil && f != Chunked {
+		head.WriteString("\r\n")
+		return [][]byte{head.Bytes()}
+	}
+	switch f {
+	case Chunked:
+		head.WriteString("Transfer-Encoding: chunked\r\n\r\n")
+		pieces := [][]byte{head.Bytes()}
+		for _, c := range splitN(body, 3, 64<<10) {
+			pieces = append(pieces, fmt.Appendf(nil, "%x\r\n%s\r\n", len(c), c))
+		}
+		return append(pieces, []byte("0\r\n\r\n"))
+	case Split:
+		fmt.Fprintf(&head, "Content-Length: %d\r\n\r\n", len(body))
+		return append([][]byte{head.Bytes()}, splitN(body, 3, 64<<10)...)
+	default:
+		fmt.Fprintf(&head, "Content-Length: %d\r\n\r\n", len(body))
+		return [][]byte{append(head.Bytes(), body...)}
+	}
+}
+
+// splitN cuts b into at least n non-empty pieces of at most max bytes
+// (fewer when b is shorter than n).
+func splitN(b []byte, n, max int) [][]byte {
+	size := min(max, (len(b)+n-1)/n)
+	var out [][]byte
+	for len(b) > 0 {
+		k := min(size, len(b))
+		out = append(out, b[:k])
+		b = b[k:]
+	}
+	return out
+}
+
+// RawAnswer is what came back for a raw request.
+type RawAnswer struct {
+	Resp    *http.Response // nil when the server closed without an answer
+	Body    []byte
+	Elapsed time.Duration // from the first byte sent to the end of the answer
+	Conn    net.Conn      // still open, for a next request on the same connection
+	br      *bufio.Reader
+}
+
+// Errors of a raw exchange, for the checks to tell apart.
+var (
+	ErrNoAnswer = errors.New("no answer")
+	ErrReset    = errors.New("connection reset before the answer could be read")
+	ErrClosed   = errors.New("connection closed without an answer")
+)
+
+// pieceGap is the pause between the writes of a split body.
+const pieceGap = 5 * time.Millisecond
+
+// RawExchange dials addr, writes the pieces (pausing between them) while
+// reading the answer, and returns once a whole response has been read, the
+// server closed, or bound has passed. The caller closes the answer's Conn.
+func RawExchange(ctx context.Context, addr string, pieces [][]byte, bound time.Duration) (*RawAnswer, error) {
+	return rawExchange(ctx, addr, pieces, false, bound)
+}
+
+// RawExchangeEOF is RawExchange that shuts down the sending side after the
+// last piece, as a client does that has nothing more to send: the server
+// sees the end of its input.
+func RawExchangeEOF(ctx context.Context, addr string, pieces [][]byte, bound time.Duration) (*RawAnswer, error) {
+	return rawExchange(ctx, addr, pieces, true, bound)
+}
+
+func rawExchange(ctx context.Context, addr string, pieces [][]byte, shut bool, bound time.Duration) (*RawAnswer, error) {
+	var d net.Dialer
+	c, err := d.DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("dial %s: %w", addr, err)
+	}
+	a, err := exchange(c, bufio.NewReader(c), pieces, shut, bound)
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	return a, nil
+}
+
+// Next sends another request on the answer's connection.
+func (a *RawAnswer) Next(pieces [][]byte, bound time.Duration) (*RawAnswer, error) {
+	return exchange(a.Conn, a.br, pieces, false, bound)
+}
+
+func exchange(c net.Conn, br *bufio.Reader, pieces [][]byte, shut bool, bound time.Duration) (*RawAnswer, error) {
+	start := time.Now()
+	c.SetDeadline(start.Add(bound))
+	wrote := make(chan error, 1)
+	go func() {
+		for i, p := range pieces {
+			if i > 0 && len(pieces) > 2 {
+				time.Sleep(pieceGap)
+			}
+			if _, err := c.Write(p); err != nil {
+				wrote <- err
+				return
+			}
+		}
+		if tc, ok := c.(*net.TCPConn); ok && shut {
+			wrote <- tc.CloseWrite()
+			return
+		}
+		wrote <- nil
+	}()
+	resp, err := http.ReadResponse(br, nil)
+	var body []byte
+	if err == nil {
+		body, err = io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+		resp.Body.Close()
+	}
+	elapsed := time.Since(start)
+	if err != nil {
+		// Unblock the writer: a server that neither reads nor answers
+		// would leave it stuck in Write.
+		c.SetDeadline(time.Now())
+		werr := <-wrote
+		return nil, rawError(err, werr, resp != nil, bound)
+	}
+	// Wait for the writer only briefly: a server may answer (413) before
+	// the body is all sent, and is then free to stop reading it.
+	select {
+	case <-wrote:
+	case <-time.After(time.Until(start.Add(bound))):
+	}
+	c.SetDeadline(time.Time{})
+	return &RawAnswer{Resp: resp, Body: body, Elapsed: elapsed, Conn: c, br: br}, nil
+}
+
+// rawError names what went wrong: no answer in time, a reset, or a close.
+func rawError(err, werr error, gotHead bool, bound time.Duration) error {
+	what := "the answer"
+	if gotHead {
+		what = "the answer's body"
+	}
+	var ne net.Error
+	switch {
+	case errors.Is(err, syscall.ECONNRESET) || errors.Is(werr, syscall.ECONNRESET):
+		return fmt.Errorf("%w (reading %s: %v; writing: %v)", ErrReset, what, err, werr)
+	case errors.As(err, &ne) && ne.Timeout() || errors.Is(err, os.ErrDeadlineExceeded):
+		return fmt.Errorf("%w within %v (writing: %v)", ErrNoAnswer, bound, orNone(werr))
+	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Errorf("%w (reading %s: %v)", ErrClosed, what, err)
+	}
+	return fmt.Errorf("reading %s: %w", what, err)
+}
+
+func orNone(err error) string {
+	if err == nil {
+		return "all sent"
+	}
+	return err.Error()
+}
+
+// hostOf is host:port of a base URL.
+func hostOf(url string) string { return strings.TrimPrefix(url, "http://") }

@@ -1,0 +1,182 @@
+package contract
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+
+	"restbench/internal/impl"
+	"restbench/servers/go/service"
+)
+
+// contractMux serves the contract with the Go servers' shared handlers, so
+// that a test can break one thing and nothing else.
+func contractMux() *http.ServeMux {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /status", service.Status)
+	mux.HandleFunc("POST /echo", service.Echo)
+	mux.HandleFunc("POST /echo/any", service.EchoAny)
+	mux.HandleFunc("POST /sum", service.SumHandler)
+	mux.HandleFunc("GET /time", service.Time)
+	mux.HandleFunc("POST /filter", service.FilterHandler)
+	return mux
+}
+
+// TestRawChecksFail runs the framing, malformed and slow-clients checks
+// against servers with the bugs they exist to catch, and the first two
+// against the same server without the bug.
+func TestRawChecksFail(t *testing.T) {
+	if testing.Short() {
+		t.Skip("sends a few thousand requests")
+	}
+	dir := root(t)
+	mux := contractMux()
+	tests := []struct {
+		check   string
+		handler http.Handler
+		want    string // in the failure
+	}{
+		// go-fasthttp before issue 20: a chunked body with an error in it
+		// was never answered.
+		{"framing", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/sum" && len(r.TransferEncoding) > 0 {
+				io.ReadAll(r.Body) // then net/http sees the client leave
+				<-r.Context().Done()
+				return
+			}
+			mux.ServeHTTP(w, r)
+		}), "no answer within"},
+		// net/http before issue 20: a refused body left unread, and the
+		// connection closed under it.
+		{"malformed", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.ContentLength > service.MaxBodyBytes {
+				c, _, err := http.NewResponseController(w).Hijack()
+				if err == nil {
+					c.(*net.TCPConn).SetLinger(0)
+					c.Close()
+				}
+				return
+			}
+			mux.ServeHTTP(w, r)
+		}), "its 413 was lost"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.check, func(t *testing.T) {
+			c, _ := Find(tt.check)
+			for _, broken := range []bool{true, false} {
+				h := tt.handler
+				if !broken {
+					h = mux
+				}
+				srv := httptest.NewServer(h)
+				target := &Target{Impl: impl.Impl{ID: "t", Language: "go"}, URL: srv.URL, Root: dir, Client: NewClient(), Pid: os.Getpid()}
+				r := target.Run(context.Background(), c)
+				srv.Close()
+				switch {
+				case broken && (r.Status != Fail || !strings.Contains(r.Detail, tt.want)):
+					t.Errorf("%s: %s with the bug, want a failure that says %q: %s", tt.check, r.Status, tt.want, r.Detail)
+				case !broken && r.Status != Pass:
+					t.Errorf("%s: %s without the bug: %s", tt.check, r.Status, r.Detail)
+				}
+				t.Logf("broken=%v: %s %s", broken, r.Status, r.Detail)
+			}
+		})
+	}
+	t.Run("slow-clients", func(t *testing.T) {
+		// One connection at a time: a client that stops half-way through
+		// its request holds up every other.
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ln.Close()
+		go func() {
+			for {
+				c, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				if _, err := http.ReadRequest(bufio.NewReader(c)); err == nil {
+					c.Write([]byte("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 15\r\nConnection: close\r\n\r\n{\"status\":\"ok\"}"))
+				}
+				c.Close()
+			}
+		}()
+		c, _ := Find("slow-clients")
+		target := &Target{Impl: impl.Impl{ID: "t", Language: "go"}, URL: "http://" + ln.Addr().String(), Root: dir}
+		r := target.Run(context.Background(), c)
+		if r.Status != Fail || !strings.Contains(r.Detail, "no answer") {
+			t.Errorf("slow-clients: %s against a server that serves one connection at a time: %s", r.Status, r.Detail)
+		}
+	})
+}
+
+func TestBuildRequest(t *testing.T) {
+	body := []byte(`{"a":1,"b":2}`)
+	for _, tt := range []struct {
+		f     Framing
+		close bool
+		want  string
+		n     int
+	}{
+		{Length, false, "POST /sum HTTP/1.1\r\nHost: h\r\nContent-Length: 13\r\n\r\n{\"a\":1,\"b\":2}", 1},
+		{Split, true, "POST /sum HTTP/1.1\r\nHost: h\r\nConnection: close\r\nContent-Length: 13\r\n\r\n{\"a\":1,\"b\":2}", 4},
+		{Chunked, false, "POST /sum HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{\"a\":\r\n5\r\n1,\"b\"\r\n3\r\n:2}\r\n0\r\n\r\n", 5},
+	} {
+		pieces := BuildRequest("POST", "/sum", "h", nil, body, tt.f, tt.close)
+		if got := string(joinPieces(pieces)); got != tt.want || len(pieces) != tt.n {
+			t.Errorf("%s close=%v: %d pieces %q, want %d pieces %q", tt.f, tt.close, len(pieces), got, tt.n, tt.want)
+		}
+	}
+}
+
+func joinPieces(p [][]byte) []byte {
+	var out []byte
+	for _, b := range p {
+		out = append(out, b...)
+	}
+	return out
+}
+
+// TestCorpus: the corpus is the same bytes for the same seed, has the
+// counts it says, and another seed gives other requests.
+func TestCorpus(t *testing.T) {
+	c, err := LoadCorpus(root(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := c.Requests(root(t), "h:1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := c.Requests(root(t), "h:1")
+	total := 0
+	for _, n := range c.Counts {
+		total += n
+	}
+	if len(a) != total {
+		t.Fatalf("%d requests, want the counts' %d", len(a), total)
+	}
+	for i := range a {
+		if a[i].Name != b[i].Name || string(joinPieces(a[i].Pieces)) != string(joinPieces(b[i].Pieces)) {
+			t.Fatalf("request %d differs between two makings with seed %d: %s / %s", i, c.Seed, a[i].Name, b[i].Name)
+		}
+	}
+	c.Seed++
+	other, _ := c.Requests(root(t), "h:1")
+	same := 0
+	for i := range a {
+		if a[i].Name == other[i].Name {
+			same++
+		}
+	}
+	if same == len(a) {
+		t.Error("another seed made the same corpus")
+	}
+}
