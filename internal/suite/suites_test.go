@@ -64,7 +64,7 @@ func TestRealSuites(t *testing.T) {
 				t.Errorf("wrk cross-check engine = %q pinned %v, want wrk, pinned like the run it checks", r.Engine, r.Pinned)
 			}
 		}},
-		{"joshuous-sum", map[string]want{"quick": {7, 1, 3}, "standard": {8, 5, 4}, "full": {8, 3, 300}}, func(t *testing.T, s *Suite) {
+		{"joshuous-sum", map[string]want{"quick": {7, 1, 3}, "standard": {8, 5, 3.5}, "full": {8, 3, 300}}, func(t *testing.T, s *Suite) {
 			for _, r := range s.Runs {
 				if r.Load.KeepAlive || r.Load.MaxRequests == 0 || r.Load.URL != "/sum" {
 					t.Errorf("%s: want ab-style runs (no keep-alive, a request count) on /sum", r.ID)
@@ -92,7 +92,7 @@ func TestRealSuites(t *testing.T) {
 				t.Errorf("full scale must send the published 1,000,000 requests")
 			}
 		}},
-		{"heysphere", map[string]want{"quick": {12, 1, 1}, "standard": {21, 5, 1.5}, "full": {31, 3, 30}}, func(t *testing.T, s *Suite) {
+		{"heysphere", map[string]want{"quick": {12, 1, 1}, "standard": {21, 5, 3}, "full": {31, 3, 30}}, func(t *testing.T, s *Suite) {
 			capacity := "delay/node-express delay=0ms"
 			ref := run(t, s, capacity)
 			for _, r := range s.Runs {
@@ -124,7 +124,7 @@ func TestRealSuites(t *testing.T) {
 				}
 			}
 		}},
-		{"filter-heartbeat", map[string]want{"quick": {8, 1, 3}, "standard": {9, 5, 4}, "full": {9, 3, 3600}}, func(t *testing.T, s *Suite) {
+		{"filter-heartbeat", map[string]want{"quick": {8, 1, 3}, "standard": {9, 5, 3}, "full": {9, 3, 3600}}, func(t *testing.T, s *Suite) {
 			size := map[string]int{"quick": 256_000, "standard": 5_000_000, "full": 5_000_000}[s.Scale]
 			first := s.Runs[0].Load.Body
 			for _, r := range s.Runs {
