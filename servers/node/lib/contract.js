@@ -2,7 +2,6 @@
 // rules for /sum and /time, the CPU work of /time, and the /hello body. The
 // framework apps only route requests here and send what comes back, so the
 // three servers do exactly the same work and differ only in their framework.
-import { hash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 
 // BODY_LIMIT is the largest body /echo, /echo/any and /sum accept (1 MiB);
@@ -88,9 +87,9 @@ export function timeParams(query) {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-// sink keeps the last digest of burnCPU alive so that no optimiser may drop
-// the hashing as dead code.
-let sink = 'restbench';
+// sink keeps the last value of burnCPU alive so that no optimiser may drop
+// the loop as dead code.
+let sink = 0x9e3779b9;
 
 // cpuMicros is the CPU time this process has used, in microseconds:
 // process.cpuUsage (getrusage RUSAGE_SELF). Not process.threadCpuUsage
@@ -100,37 +99,39 @@ let sink = 'restbench';
 // the calling thread's runtime up to date on every read: it advances by
 // about 1 us per read (docs/benchmarks.md#the-work-clock). It counts the
 // whole process, which is what a server costs: the event loop, and V8's
-// GC thread while it collects the garbage the hashing leaves. Each serving
-// process has one event loop (cluster workers are processes), so no other
-// request's work is counted. Node, Bun and Deno all have it.
+// GC thread if it runs. Each serving process has one event loop (cluster
+// workers are processes), so no other request's work is counted. Node,
+// Bun and Deno all have it.
 const cpuMicros = () => { const { user, system } = process.cpuUsage(); return user + system; };
 
-// burnCPU hashes a short string, each digest feeding the next, until this
-// process has spent ms milliseconds of CPU time. It blocks the calling
-// thread (the event loop) exactly as a real computation would. CPU time,
-// not wall time: a server that shares its CPU with another process still
-// does ms of work per request (it takes longer), the same work as the Go
-// servers do. It also lasts at least ms of wall time: while V8's GC thread
-// works on another CPU the process clock runs faster than the loop's own,
-// and the loop stays busy for ms all the same (an idle core's single
-// request takes W, as verify checks).
+// burnCPU runs an integer mixing loop (xorshift and a multiply, the kind of
+// arithmetic a hash does) until this process has spent ms milliseconds of
+// CPU time. It blocks the calling thread (the event loop) exactly as a real
+// computation would. CPU time, not wall time: a server that shares its CPU
+// with another process still does ms of work per request (it takes
+// longer), the same work as the Go servers do. It also lasts at least ms of
+// wall time, so that an idle core's single request takes W, as verify
+// checks. The loop allocates nothing: hashing with node:crypto left garbage
+// whose collection ran after the clock had passed the end, work nobody
+// asked for (createHash 1.15-1.30 ms of CPU per work=1 on node@24; the
+// one-shot hash() 1.01 there but 1.13-1.56 on Deno, whose hash() builds
+// objects). With integers: 1.001-1.002 ms on node@20, node@24, Bun and
+// Deno alike (docs/benchmarks.md#the-work-clock).
 export function burnCPU(ms) {
   const end = cpuMicros() + ms * 1000;
   const wallEnd = performance.now() + ms;
-  let digest = sink;
+  let x = sink | 0;
   do {
-    // A few hashes per clock read (a hash is about 0.6 us, a read about
-    // 1 us), so the clock is a small part of the work. The one-shot hash
-    // to a base64 string: the garbage is plain strings, which a scavenge
-    // drops for nothing. createHash made a C++ Hash object per digest that
-    // the scavenger must finalise (pauses of 0.4-2.5 ms), and a pause that
-    // ends after the clock passed the end is work nobody asked for:
-    // 1.15-1.30 ms of CPU per work=1 with it, 1.06-1.12 with Buffer
-    // digests, 1.01 with strings (node@24, docs/benchmarks.md).
-    for (let i = 0; i < 8; i++) digest = hash('sha256', digest, 'base64');
+    // 256 rounds between clock reads: about 1 us of work to each 1 us read.
+    for (let i = 0; i < 256; i++) {
+      x ^= x << 13;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      x = Math.imul(x, 0x9e3779b1) | 0;
+    }
   } while (cpuMicros() < end || performance.now() < wallEnd);
-  sink = digest;
-  return digest.charCodeAt(0);
+  sink = x;
+  return x & 0xff;
 }
 
 // time waits delay ms without blocking (a timer), then works work ms on this
