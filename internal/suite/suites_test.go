@@ -275,8 +275,8 @@ func TestRuntimesSuite(t *testing.T) {
 	if r := run(t, s, "echo/go-nethttp go@1.27"); r.Runtime != "go@1.27" || r.Env["GOMAXPROCS"] != "1" {
 		t.Errorf("echo/go-nethttp go@1.27: runtime %q env %v, want go@1.27 with GOMAXPROCS=1", r.Runtime, r.Env)
 	}
-	if n := len(s.Runs); n != 4+1+3+1+3*2+4 {
-		t.Errorf("%d runs, want 19 at standard (echo on 4 runtimes and its A/A twin, hello on 3, the capacity run, work and its 0 %% control on 3, node-flags' 4)", n)
+	if n := len(s.Runs); n != 4+1+3+1+4*2+4 {
+		t.Errorf("%d runs, want 21 at standard (echo on 4 runtimes and its A/A twin, hello on 3, the capacity run, work and its 0 %% control on 4, node-flags' 4)", n)
 	}
 }
 
