@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"restbench/internal/capacity"
 	"restbench/internal/engine"
 	"restbench/internal/result"
+	"restbench/internal/threshold"
 )
 
 const capacityUsage = `usage: restbench capacity [flags] URL
@@ -47,6 +49,9 @@ func cmdCapacity(ctx context.Context, args []string) error {
 	fs.Var(seconds{&opt.Pause}, "pause", "pause between steps, for the server to drain")
 	fs.IntVar(&opt.MaxSteps, "max-steps", 10, "steps in all, the seed included")
 	fs.StringVar(&out, "json", "", "write every step and capacity_rps as JSON to this file (see docs/results.md)")
+	var thresholds threshold.List
+	fs.Var(&thresholds, "threshold", "pass/fail criterion on the capacity's own step, k6 style: 'rps>1000', 'p99<50ms' (repeatable); exit 99 when one fails")
+	allowFlags := fs.Bool("allow-flags", false, "with --threshold: a validity flag on the capacity's step does not fail")
 
 	url, err := parseURLAndFlags(fs, args)
 	if url == "" {
@@ -65,7 +70,7 @@ func cmdCapacity(ctx context.Context, args []string) error {
 	fmt.Printf("Capacity search of %s: %d connections, %s per step after %s of warm-up\n", cfg.URL, cfg.Connections, cfg.Duration, cfg.Warmup)
 	fmt.Printf("%4s %10s %10s %9s %9s %8s  %s\n", "step", "target/s", "achieved/s", "p50 ms", "p99 ms", "missed", "result")
 	opt.Step = func(n int, s result.CapacityStep) { printStep(os.Stdout, n, s) }
-	res, _, err := capacity.Search(ctx, engine.Builtin{}, cfg, opt)
+	res, best, err := capacity.Search(ctx, engine.Builtin{}, cfg, opt)
 	if res != nil && len(res.Steps) > 0 {
 		if res.CapacityRPS > 0 {
 			fmt.Printf("Capacity: %.0f req/s (the highest sustained target of %d steps)\n", res.CapacityRPS, len(res.Steps))
@@ -78,6 +83,19 @@ func cmdCapacity(ctx context.Context, args []string) error {
 	}
 	if err != nil {
 		return fmt.Errorf("capacity: %w", err)
+	}
+	if len(thresholds) == 0 {
+		return nil
+	}
+	// The thresholds judge the step the capacity is: the load that was
+	// sustained at the highest rate. No sustained step fails them all.
+	if best == nil {
+		return &exitError{threshold.ExitCode, errors.New("capacity: no step was sustained, so no threshold can pass")}
+	}
+	outcomes := threshold.Check(thresholds, best, *allowFlags)
+	threshold.Print(os.Stdout, outcomes)
+	if threshold.Failed(outcomes) {
+		return &exitError{threshold.ExitCode, errors.New("capacity: a threshold failed")}
 	}
 	return nil
 }

@@ -2,12 +2,15 @@ package main
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"restbench/internal/result"
+	"restbench/internal/threshold"
 )
 
 // TestCapacityJSON runs restbench capacity with load's flags against a real
@@ -44,5 +47,32 @@ func TestCapacityJSON(t *testing.T) {
 	}
 	if c.CapacityRPS != high || high == 0 {
 		t.Errorf("capacity_rps %.0f, highest sustained step %.0f", c.CapacityRPS, high)
+	}
+}
+
+// TestCapacityThresholds: --threshold judges the capacity's own step and a
+// failed one exits with threshold.ExitCode, as load does.
+func TestCapacityThresholds(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(10 * time.Millisecond)
+	}))
+	defer srv.Close()
+	for _, tt := range []struct {
+		threshold string
+		code      int
+	}{
+		{"p99<1ms", threshold.ExitCode}, // every response takes 10 ms
+		{"p99<10s", 0},
+	} {
+		args := []string{"-c", "20", "-d", "500ms", "--warmup", "100ms", "--start", "100", "--max-steps", "2", "--pause", "50ms",
+			"--threshold", tt.threshold, "--allow-flags", srv.URL + "/"}
+		err := cmdCapacity(context.Background(), args)
+		var ee *exitError
+		switch {
+		case tt.code == 0 && err != nil:
+			t.Errorf("%s: %v, want a pass", tt.threshold, err)
+		case tt.code != 0 && (!errors.As(err, &ee) || ee.code != tt.code):
+			t.Errorf("%s: %v, want exit %d", tt.threshold, err, tt.code)
+		}
 	}
 }
