@@ -18,7 +18,7 @@ import (
 const capacityUsage = `usage: restbench capacity [flags] URL
 
 Searches open-loop rates for the highest one the server sustains: achieved >= 95 %% of the
-target, nothing missed, no backlog when the window opened, no failed request, no stalled
+target, nothing missed (at most 0.1 %% of what was due), no backlog when the window opened, no failed request, no stalled
 connection (once each connection was due 5 requests in the step) and, with --p99, p99 within
 the bound. Without --start a closed loop over the same connections seeds the search; then the
 rate steps up (or down: to an overloaded step's achieved rate when lower, by at most 1.25^3) by

@@ -60,7 +60,7 @@ func checkSearch(t *testing.T, c *result.Capacity) {
 		}
 		if s.Sustained {
 			high = max(high, s.TargetRPS)
-			if s.Why != "" || s.Missed > 0 || s.Errors > 0 || s.AchievedRPS < MinAchieved*s.TargetRPS {
+			if s.Why != "" || float64(s.Missed) > MissedShare*s.TargetRPS*c.Settings.DurationS+1 || s.Errors > 0 || s.AchievedRPS < MinAchieved*s.TargetRPS {
 				t.Errorf("step %d sustained although %+v", i+1, s)
 			}
 			if c.P99BoundMS > 0 && s.P99MS > c.P99BoundMS {
@@ -185,7 +185,9 @@ func TestJudge(t *testing.T) {
 		{"on schedule", 1000, result.Load{Stats: result.Stats{RPS: 990}}, 0, ""},
 		{"behind", 1000, result.Load{Stats: result.Stats{RPS: 900}}, 0, "achieved 900 < 95 % of target"},
 		{"a backlog from the warm-up", 1000, result.Load{Stats: result.Stats{RPS: 2000}, DurationS: 1, Due: 2000, Sent: 2000}, 0, "1000 arrivals waiting when the window opened"},
-		{"missed", 1000, result.Load{Stats: result.Stats{RPS: 1000}, Missed: 3}, 0, "3 missed"},
+		{"missed", 1000, result.Load{Stats: result.Stats{RPS: 1000}, DurationS: 2, Due: 2000, Missed: 3}, 0, "3 missed"},
+		// One straggling connection's arrival in 6,336: 0.016 % of them.
+		{"one missed in thousands", 6336, result.Load{Stats: result.Stats{RPS: 6336}, DurationS: 1, Due: 6336, Missed: 1}, 0, ""},
 		{"errors", 1000, result.Load{Stats: result.Stats{RPS: 1000, Errors: result.Errors{Timeout: 2}}}, 0, "2 errors"},
 		{"p99 over", 1000, result.Load{Stats: result.Stats{RPS: 1000, Latency: result.Latency{P99: 60}}}, 50 * time.Millisecond, "p99 60.0 ms > 50ms"},
 		// 10,000 req/s x 2 s over 1000 connections: 20 each; one with none stalled.
