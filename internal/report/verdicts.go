@@ -61,7 +61,7 @@ func summaryRows(suites []*SuiteReport) []summaryRow {
 func publishedCell(v Verdict) string {
 	s := "—"
 	if v.Published != 0 {
-		s = xf(v.Published)
+		s = figure(v, v.Published)
 	}
 	if v.Note != "" {
 		s += " (" + v.Note + ")"
@@ -73,7 +73,7 @@ func measuredCell(v Verdict) string {
 	if v.Outcome == NotMeasured || v.Outcome == NotRun || v.Pairs == 0 {
 		return "— (" + v.Why + ")" // nothing was paired: say why
 	}
-	s := fmt.Sprintf("%s (%s; %s)", xf(v.Estimate), interval(v), v.Interval.Describe(v.Looks))
+	s := fmt.Sprintf("%s (%s; %s)", figure(v, v.Estimate), interval(v), v.Interval.Describe(v.Looks))
 	if v.From != nil {
 		s += ", " + v.From.String()
 	}
@@ -111,7 +111,11 @@ func verdictDetail(v Verdict) string {
 		}
 		fmt.Fprintf(b, ". Fitted change published %s", xfOrDash(v.Published))
 	} else {
-		fmt.Fprintf(b, ", %s over %s: published %s", v.A, v.B, xfOrDash(v.Published))
+		if v.Single() {
+			fmt.Fprintf(b, ", %s: published %s", v.A, figureOrDash(v, v.Published))
+		} else {
+			fmt.Fprintf(b, ", %s over %s: published %s", v.A, v.B, xfOrDash(v.Published))
+		}
 	}
 	if v.Note != "" {
 		fmt.Fprintf(b, " (%s)", v.Note)
@@ -132,7 +136,7 @@ func verdictDetail(v Verdict) string {
 	if v.From != nil {
 		here = v.From.String() + ","
 	}
-	fmt.Fprintf(b, ", %s %s (interval %s: %s). Rule: %s.", here, xf(v.Estimate), interval(v), v.Interval.Describe(v.Looks), v.Rule)
+	fmt.Fprintf(b, ", %s %s (interval %s: %s). Rule: %s.", here, figure(v, v.Estimate), interval(v), v.Interval.Describe(v.Looks), v.Rule)
 	switch {
 	case v.Outcome == Holds && v.Bound != "":
 		fmt.Fprintf(b, " Holds as a%s bound: %s.", map[string]string{"lower": " lower", "upper": "n upper"}[v.Bound], strings.TrimPrefix(strings.TrimPrefix(v.Why, "holds as a lower bound: "), "holds as an upper bound: "))
@@ -161,9 +165,29 @@ func xf(v float64) string {
 	return strconv.FormatFloat(v, 'g', 3, 64) + "×"
 }
 
-// interval prints a verdict's bounds as 1.21–1.41.
+// interval prints a verdict's bounds as 1.21–1.41 (a single run's as
+// 97 %–100 %).
 func interval(v Verdict) string {
+	if v.Single() {
+		return figure(v, v.Lo) + "–" + figure(v, v.Hi)
+	}
 	return strings.TrimSuffix(xf(v.Lo), "×") + "–" + strings.TrimSuffix(xf(v.Hi), "×")
+}
+
+// figure prints a verdict's value: a ratio, or a single run's figure in its
+// unit.
+func figure(v Verdict, x float64) string {
+	if v.Single() {
+		return verdict.Figure(v.Metric, x)
+	}
+	return xf(x)
+}
+
+func figureOrDash(v Verdict, x float64) string {
+	if x == 0 {
+		return "—"
+	}
+	return figure(v, x)
 }
 
 func xfOrDash(v float64) string {

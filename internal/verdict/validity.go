@@ -56,7 +56,16 @@ func metricClass(metric string) string {
 func effect(flag, class string, all []string) Bias {
 	generatorLimited := slices.Contains(all, result.FlagConnectionBound) || slices.Contains(all, result.FlagClientBound)
 	switch flag {
-	case result.FlagInconsistent, result.FlagQuotaNotApplied, result.FlagAheadOfSchedule:
+	case result.FlagInconsistent:
+		// Little's law ties the connections (exact), the completions (a
+		// direct count) and the mean latency: when it does not hold, the
+		// latency is what is off (connect time left out of it without
+		// keep-alive, or a stall), not the count of responses.
+		if class == classLatency || class == classProbe {
+			return Unknown
+		}
+		return Unbiased
+	case result.FlagQuotaNotApplied, result.FlagAheadOfSchedule:
 		if class == classResource && flag != result.FlagQuotaNotApplied {
 			return Unbiased
 		}

@@ -97,6 +97,31 @@ type PointValue struct {
 // Coverage is the interval's coverage after the stop rule's looks.
 func (v Verdict) Coverage() float64 { return Corrected(v.Interval.Coverage, v.Looks) }
 
+// Single reports whether the claim grades one run's own figure (a band
+// with no b), so that its figures are values in the metric's unit, not
+// ratios.
+func (v Verdict) Single() bool { return v.B == "" && len(v.Conclusion.Points) == 0 }
+
+// Figure prints a value of metric in its unit: 98 %, 61 MB, 97 % of the
+// target, 12.5 ms, 14,200 req/s.
+func Figure(metric string, x float64) string {
+	switch {
+	case metric == AchievedKey:
+		return fmt.Sprintf("%.0f %% of the target", 100*x)
+	case metric == "cpu_pct" || metric == "cpu_peak_pct" || metric == "cores_busy_pct":
+		return fmt.Sprintf("%.0f %%", x)
+	case metric == "client_cpu_share":
+		return fmt.Sprintf("%.0f %%", 100*x)
+	case metric == "rss_mb":
+		return fmt.Sprintf("%.0f MB", x)
+	case metric == "rps" || metric == "requests":
+		return thousands(x) + " req/s"
+	case metric == ShapeKey:
+		return fmt.Sprintf("%.3g×", x)
+	}
+	return ms(x)
+}
+
 // Own reports whether the claim is restbench's, not the write-up's.
 func (v Verdict) Own() bool { return v.Kind == result.KindCheck || v.Kind == result.KindAA }
 
@@ -358,6 +383,12 @@ func region(c result.Conclusion) (lo, hi float64) {
 
 // rule is the region in words.
 func rule(c result.Conclusion, lo, hi float64) string {
+	if c.B == "" && len(c.Points) == 0 && c.Claim == result.ClaimBand {
+		if math.IsInf(hi, 1) {
+			return fmt.Sprintf("interval of the median at least %s", Figure(c.Metric, lo))
+		}
+		return fmt.Sprintf("interval of the median inside %s–%s", Figure(c.Metric, lo), Figure(c.Metric, hi))
+	}
 	what := "interval of the median paired ratio"
 	switch {
 	case c.Claim == result.ClaimGrows || c.Claim == result.ClaimShrinks:
