@@ -107,7 +107,7 @@ func (v Verdict) Single() bool { return v.B == "" && len(v.Conclusion.Points) ==
 func Figure(metric string, x float64) string {
 	switch {
 	case metric == AchievedKey:
-		return fmt.Sprintf("%.0f %% of the target", 100*x)
+		return fmt.Sprintf("%.0f %%", 100*x) // of the target
 	case metric == "cpu_pct" || metric == "cpu_peak_pct" || metric == "cores_busy_pct":
 		return fmt.Sprintf("%.0f %%", x)
 	case metric == "client_cpu_share":
