@@ -3,6 +3,7 @@ package suite
 import (
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"restbench/internal/result"
@@ -331,6 +332,12 @@ func (e *experiment) info(runs []Run, scale string) (result.Experiment, error) {
 		ex.Looks = maxTrials - minTrials + 1
 	}
 	for _, c := range e.Conclusions.Items {
+		if scale != "full" && len(c.Points) > 2 {
+			// A trend keeps the points this scale runs, two at least: a
+			// scale that leaves out a middle cell still grades the trend
+			// over the others, and says which it left out.
+			c = c.atScale(byID)
+		}
 		missing, key := "", "a"
 		for _, id := range c.runs() {
 			if byID[id] == nil && missing == "" {
@@ -461,4 +468,28 @@ func checkRateOf(runs []Run, pends []pending) error {
 		before[r.ID] = &runs[i]
 	}
 	return nil
+}
+
+// atScale is a trend with the points whose runs this scale has (byID),
+// when at least two remain; the note names the points left out.
+func (c conclusion) atScale(byID map[string]*Run) conclusion {
+	var kept []result.Point
+	var left []string
+	for _, p := range c.Points {
+		if byID[p.A] != nil && (p.B == "" || byID[p.B] != nil) {
+			kept = append(kept, p)
+		} else {
+			left = append(left, strconv.FormatFloat(p.X, 'f', -1, 64))
+		}
+	}
+	if len(left) == 0 || len(kept) < 2 {
+		return c
+	}
+	c.Points = kept
+	note := "points " + strings.Join(left, ", ") + " left out at this scale"
+	if c.Note != "" {
+		note = c.Note + "; " + note
+	}
+	c.Note = note
+	return c
 }
