@@ -18,9 +18,10 @@ func (noSampler) Sample() (result.Sample, error) { return result.Sample{}, nil }
 // TestPollRuntime reads a real server's GET /runtime every interval until
 // Stop, and stops asking a server that does not serve it.
 func TestPollRuntime(t *testing.T) {
-	var calls atomic.Int64
+	var calls, missing atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/runtime" {
+			missing.Add(1)
 			http.NotFound(w, r)
 			return
 		}
@@ -31,7 +32,9 @@ func TestPollRuntime(t *testing.T) {
 
 	m := Start(noSampler{}, 20*time.Millisecond, time.Now())
 	m.PollRuntime(srv.URL + "/runtime")
-	for i := 0; i < 200 && calls.Load() < 3; i++ {
+	// The monitor asks one request at a time: once the server saw a 4th,
+	// the 3rd reading was recorded.
+	for i := 0; i < 500 && calls.Load() < 4; i++ {
 		time.Sleep(10 * time.Millisecond)
 	}
 	got := m.Stop(1)
@@ -50,7 +53,10 @@ func TestPollRuntime(t *testing.T) {
 
 	m = Start(noSampler{}, 20*time.Millisecond, time.Now())
 	m.PollRuntime(srv.URL + "/nothing")
-	time.Sleep(100 * time.Millisecond)
+	for i := 0; i < 500 && missing.Load() < 1; i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(100 * time.Millisecond) // for the 404 to be read after the server wrote it
 	got = m.Stop(1)
 	if len(got.Runtime) != 0 || !strings.Contains(got.RuntimeError, "status 404") {
 		t.Errorf("a server without /runtime: %d readings, error %q", len(got.Runtime), got.RuntimeError)
