@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -12,7 +11,6 @@ import (
 	"restbench/internal/capacity"
 	"restbench/internal/engine"
 	"restbench/internal/result"
-	"restbench/internal/threshold"
 )
 
 const capacityUsage = `usage: restbench capacity [flags] URL
@@ -49,9 +47,7 @@ func cmdCapacity(ctx context.Context, args []string) error {
 	fs.Var(seconds{&opt.Pause}, "pause", "pause between steps, for the server to drain")
 	fs.IntVar(&opt.MaxSteps, "max-steps", 10, "steps in all, the seed included")
 	fs.StringVar(&out, "json", "", "write every step and capacity_rps as JSON to this file (see docs/results.md)")
-	var thresholds threshold.List
-	fs.Var(&thresholds, "threshold", "pass/fail criterion on the capacity's own step, k6 style: 'rps>1000', 'p99<50ms' (repeatable); exit 99 when one fails")
-	allowFlags := fs.Bool("allow-flags", false, "with --threshold: a validity flag on the capacity's step does not fail")
+	thresholds := addThresholdFlags(fs, "the capacity's own step", "'rps>1000', 'p99<50ms'")
 
 	url, err := parseURLAndFlags(fs, args)
 	if url == "" {
@@ -84,20 +80,9 @@ func cmdCapacity(ctx context.Context, args []string) error {
 	if err != nil {
 		return fmt.Errorf("capacity: %w", err)
 	}
-	if len(thresholds) == 0 {
-		return nil
-	}
 	// The thresholds judge the step the capacity is: the load that was
-	// sustained at the highest rate. No sustained step fails them all.
-	if best == nil {
-		return &exitError{threshold.ExitCode, errors.New("capacity: no step was sustained, so no threshold can pass")}
-	}
-	outcomes := threshold.Check(thresholds, best, *allowFlags)
-	threshold.Print(os.Stdout, outcomes)
-	if threshold.Failed(outcomes) {
-		return &exitError{threshold.ExitCode, errors.New("capacity: a threshold failed")}
-	}
-	return nil
+	// sustained at the highest rate (nil when none was).
+	return thresholds.check("capacity", best)
 }
 
 func printStep(w io.Writer, n int, s result.CapacityStep) {

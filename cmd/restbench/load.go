@@ -16,7 +16,6 @@ import (
 	"restbench/internal/cpu"
 	"restbench/internal/load"
 	"restbench/internal/result"
-	"restbench/internal/threshold"
 )
 
 // headerList collects repeated -H flags.
@@ -151,9 +150,7 @@ func cmdLoad(ctx context.Context, args []string) error {
 	shardFlag := fs.String("shard", "", "i/N: offer shard i (0-based) of a load N generators share; -R, -c and -n are the totals")
 	startAt := fs.String("start-at", "", "open the measured window at this shared instant (RFC 3339 or epoch seconds)")
 	hlog := fs.String("hlog", "", "write the latency as an HdrHistogram interval log, one interval per second (wrk2's .hlog)")
-	var thresholds threshold.List
-	fs.Var(&thresholds, "threshold", "pass/fail criterion, k6 style: 'p99<50ms', 'errors<0.1%', 'achieved>95%' (repeatable); exit 99 when one fails")
-	allowFlags := fs.Bool("allow-flags", false, "with --threshold: a load with a validity flag (behind-schedule, connection-bound, ...) does not fail")
+	thresholds := addThresholdFlags(fs, "the load", "'p99<50ms', 'errors<0.1%', 'achieved>95%'")
 
 	url, err := parseURLAndFlags(fs, args)
 	if url == "" {
@@ -164,7 +161,7 @@ func cmdLoad(ctx context.Context, args []string) error {
 		return err
 	}
 	cfg.Rate, cfg.MaxRequests = rate, maxRequests
-	for _, t := range thresholds {
+	for _, t := range thresholds.list {
 		if t.NeedsRate() && cfg.Rate == 0 {
 			return usageError("load: --threshold %s needs an open loop: give -R", t.Text)
 		}
@@ -240,10 +237,5 @@ func cmdLoad(ctx context.Context, args []string) error {
 	if runErr != nil {
 		return runErr // context.Canceled after Ctrl-C: main exits 130
 	}
-	outcomes := threshold.Check(thresholds, res, *allowFlags)
-	threshold.Print(os.Stdout, outcomes)
-	if threshold.Failed(outcomes) {
-		return &exitError{threshold.ExitCode, errors.New("load: a threshold failed")}
-	}
-	return nil
+	return thresholds.check("load", res)
 }
