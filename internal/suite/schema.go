@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -435,7 +436,7 @@ func (c *conclusion) UnmarshalYAML(n *yaml.Node) error {
 	case !trend && c.A == "":
 		return yamlfile.Errorf(n, "conclusions", "each needs text, metric, a and b (run ids; b may be left out of a band on one run's own figure)")
 	case !trend && c.B == "" && c.Claim != result.ClaimBand:
-		return yamlfile.Errorf(n, "b", "a %s claim compares two runs: give b (only a band may grade one run's own figure)", firstNonEmptyString(c.Claim, result.ClaimDirection))
+		return yamlfile.Errorf(n, "b", "a %s claim compares two runs: give b (only a band may grade one run's own figure)", cmp.Or(c.Claim, result.ClaimDirection))
 	case !contains(conclusionMetrics, c.Metric):
 		return yamlfile.Errorf(c.at("metric"), "metric", "%q is not one of %s", c.Metric, strings.Join(conclusionMetrics, ", "))
 	case c.Claim == result.ClaimBand && c.Low <= 0:
@@ -479,13 +480,4 @@ func (c *conclusion) at(key string) *yaml.Node {
 		return v
 	}
 	return c.node
-}
-
-func firstNonEmptyString(ss ...string) string {
-	for _, s := range ss {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
 }

@@ -239,8 +239,9 @@ func detail(flag string, t *result.Trial) string {
 				pc.Stalled, l.Settings.Connections)
 		}
 	case result.FlagCensored:
+		n := result.CensoredOverMedian(&l.Stats) // decodes the censored histogram: once
 		return fmt.Sprintf("%d requests older than the median were unfinished at the close, %.1f %% of the responses; lengthen the window",
-			result.CensoredOverMedian(&l.Stats), 100*float64(result.CensoredOverMedian(&l.Stats))/float64(max(l.Responses, 1)))
+			n, 100*float64(n)/float64(max(l.Responses, 1)))
 	case result.FlagInconsistent:
 		if lt := l.Little; lt != nil {
 			return fmt.Sprintf("Little's law: %.0f in flight on %d connections; the counts do not add up", lt.InFlight, lt.Connections)

@@ -29,6 +29,7 @@ import (
 	"sort"
 	"strings"
 
+	"restbench/internal/cpu"
 	"restbench/internal/result"
 )
 
@@ -275,7 +276,8 @@ func unmet(c result.Conclusion, trials map[string][]*result.Trial) string {
 			if t.Status != result.StatusOK {
 				continue
 			}
-			cores := countCPUs(t.Placement.ServerCPUs)
+			list, _ := cpu.ParseList(t.Placement.ServerCPUs) // the runner wrote it with cpu.FormatList
+			cores := len(list)
 			if q := t.Placement.Quota; q > 0 && t.Placement.QuotaApplied {
 				cores = min(cores, int(math.Ceil(q)))
 			}
@@ -294,31 +296,6 @@ func unmet(c result.Conclusion, trials map[string][]*result.Trial) string {
 		}
 	}
 	return ""
-}
-
-// countCPUs counts a CPU list such as "0-3,6".
-func countCPUs(list string) int {
-	n := 0
-	for _, part := range strings.Split(list, ",") {
-		part = strings.TrimSpace(part)
-		if part == "" {
-			continue
-		}
-		a, b, ok := strings.Cut(part, "-")
-		if !ok {
-			n++
-			continue
-		}
-		var x, y int
-		if _, err := fmt.Sscan(a, &x); err != nil {
-			continue
-		}
-		if _, err := fmt.Sscan(b, &y); err != nil {
-			continue
-		}
-		n += y - x + 1
-	}
-	return n
 }
 
 // decide sets the outcome from the interval and the region [lo, hi] the
