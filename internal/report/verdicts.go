@@ -29,8 +29,9 @@ type summaryRow struct {
 	Claim          string
 	Published      string
 	Measured       string
-	Outcome        string
-	Own            bool // restbench's check, not the write-up's conclusion
+	Outcome        string // as printed: "holds (lower bound)"
+	State, Bound   string // verdict.Outcomes' state, and "lower" or "upper" for a bound
+	Own            bool   // restbench's check, not the write-up's conclusion
 }
 
 // verdictID is the anchor of a verdict's line in its experiment's section.
@@ -48,7 +49,7 @@ func summaryRows(suites []*SuiteReport) []summaryRow {
 				}
 				rows = append(rows, summaryRow{
 					Suite: s.Suite.Name, SuiteID: anchor(s.Suite.Name), ID: verdictID(s, e, i),
-					Claim: v.Text, Published: publishedCell(v), Measured: measuredCell(v), Outcome: outcomeCell(v), Own: v.Own(),
+					Claim: v.Text, Published: publishedCell(v), Measured: measuredCell(v), Outcome: outcomeCell(v), State: v.Outcome, Bound: v.Bound, Own: v.Own(),
 				})
 			}
 		}
@@ -238,23 +239,21 @@ func writeVerdictSummary(b *strings.Builder, suites []*SuiteReport) {
 func countLine(rows []summaryRow) string {
 	count := func(own bool) string {
 		n := map[string]int{}
-		total := 0
+		total, bounds := 0, 0
 		for _, r := range rows {
-			if r.Own == own {
-				n[strings.TrimSuffix(strings.TrimSuffix(r.Outcome, " (lower bound)"), " (upper bound)")]++
-				total++
+			if r.Own != own {
+				continue
+			}
+			n[r.State]++
+			total++
+			if r.Bound != "" {
+				bounds++
 			}
 		}
 		var parts []string
 		for _, o := range verdict.Outcomes {
 			if n[o] > 0 {
 				parts = append(parts, fmt.Sprintf("%d %s", n[o], o))
-			}
-		}
-		bounds := 0
-		for _, r := range rows {
-			if r.Own == own && strings.HasSuffix(r.Outcome, "bound)") {
-				bounds++
 			}
 		}
 		s := fmt.Sprintf("%d: %s", total, strings.Join(parts, ", "))
