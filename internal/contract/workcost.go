@@ -134,14 +134,20 @@ func measureCost(ctx context.Context, t *Target, w int) (workCost, error) {
 	return c, nil
 }
 
-// burstConns is how many connections a burst uses. One, so that the
-// work=W and work=0 bursts differ in the work alone: with several in
-// flight, a server may read several work=0 requests per event-loop turn
-// but only one work request (each turn blocks). Not shown to matter: on a
-// loaded machine node-http's work=1 read 1.20-1.25 ms with four
-// connections and N = 200, 1.25 with one and N = 200, 1.06 with one and N
-// = 500; the N (/proc's ticks) did.
-const burstConns = 1
+// burstConns is how many connections a burst uses: two, so that the server
+// always has the next request and never goes idle between them. From idle,
+// a Go server pays for its runtime's sysmon thread: woken with the first
+// request, it polls every 20 µs (about 70 µs with Linux's timer slack) for
+// the first millisecond of busy time, some 15 µs of CPU per wake-up on this
+// project's VMs. A work=1 request begun from idle then cost go-nethttp 1.24
+// ms of process CPU with one connection (0.19 ms on the sysmon thread, 12
+// wake-ups per request) and 1.04 with two (work=0: 0.02-0.03 either way);
+// under load sysmon backs off to 10 ms and the cost is the work's. One
+// connection measured the runtime's idle wake-ups, not the work. Node reads
+// both connections' requests in one event-loop turn either way, work or not
+// (node-http's work=1 read 1.06 ms with one connection and N = 500; what
+// moved it was N, /proc's ticks).
+const burstConns = 2
 
 // burstCPU sends n GET /time?query over burstConns connections and returns
 // the server's CPU seconds over them (ok false when /proc could not say).
