@@ -31,6 +31,5 @@ func newRouter() http.Handler {
 }
 
 func main() {
-	srv := &http.Server{Handler: newRouter()}
-	service.Main("go-chi", srv.Serve, srv.Shutdown)
+	service.MainHTTP("go-chi", newRouter())
 }

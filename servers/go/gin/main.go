@@ -122,6 +122,5 @@ func abort(c *gin.Context, err error) {
 }
 
 func main() {
-	srv := &http.Server{Handler: newRouter()}
-	service.Main("go-gin", srv.Serve, srv.Shutdown)
+	service.MainHTTP("go-gin", newRouter())
 }

@@ -28,6 +28,5 @@ func newRouter() http.Handler {
 }
 
 func main() {
-	srv := &http.Server{Handler: newRouter()}
-	service.Main("go-gorilla", srv.Serve, srv.Shutdown)
+	service.MainHTTP("go-gorilla", newRouter())
 }

@@ -33,6 +33,5 @@ func newHandler() http.Handler {
 }
 
 func main() {
-	srv := &http.Server{Handler: newHandler()}
-	service.Main("go-nethttp", srv.Serve, srv.Shutdown)
+	service.MainHTTP("go-nethttp", newHandler())
 }
