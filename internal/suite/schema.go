@@ -439,8 +439,8 @@ func (c *conclusion) UnmarshalYAML(n *yaml.Node) error {
 		return yamlfile.Errorf(n, "b", "a %s claim compares two runs: give b (only a band may grade one run's own figure)", cmp.Or(c.Claim, result.ClaimDirection))
 	case !contains(conclusionMetrics, c.Metric):
 		return yamlfile.Errorf(c.at("metric"), "metric", "%q is not one of %s", c.Metric, strings.Join(conclusionMetrics, ", "))
-	case c.Claim == result.ClaimBand && c.Low <= 0:
-		return yamlfile.Errorf(n, "low", "a band needs low (and high, unless it is open above): \"about 2x\" is low: 1.6, high: 2.5")
+	case c.Claim == result.ClaimBand && (c.Low < 0 || c.Low == 0 && c.High <= 0):
+		return yamlfile.Errorf(n, "low", "a band needs low, high or both (no high: open above; no low: open below): \"about 2x\" is low: 1.6, high: 2.5, \"at most 100 ms\" is high: 100")
 	case c.High != 0 && c.High <= c.Low:
 		return yamlfile.Errorf(c.at("high"), "high", "%g is not above low %g", c.High, c.Low)
 	}

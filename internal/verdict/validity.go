@@ -32,8 +32,12 @@ const (
 	classThroughput = "throughput"
 	classLatency    = "latency"
 	classProbe      = "probe"
-	classResource   = "resource"
+	classCPU        = "cpu"
+	classMemory     = "memory"
 	classSchedule   = "schedule"
+	// The generator's own CPU share: what client-bound is made of, not a
+	// figure the flags bias.
+	classInstrument = "instrument"
 )
 
 func metricClass(metric string) string {
@@ -44,8 +48,12 @@ func metricClass(metric string) string {
 		return classThroughput
 	case strings.HasPrefix(metric, "probe_"):
 		return classProbe
-	case metric == "cpu_pct" || metric == "cpu_peak_pct" || metric == "rss_mb" || metric == "cores_busy_pct" || metric == "client_cpu_share":
-		return classResource
+	case metric == "cpu_pct" || metric == "cpu_peak_pct" || metric == "cores_busy_pct":
+		return classCPU
+	case metric == "rss_mb":
+		return classMemory
+	case metric == "client_cpu_share":
+		return classInstrument
 	}
 	return classLatency // latency_*, p*_ms, p99_p50, failed
 }
@@ -65,8 +73,18 @@ func effect(flag, class string, all []string) Bias {
 			return Unknown
 		}
 		return Unbiased
-	case result.FlagQuotaNotApplied, result.FlagAheadOfSchedule:
-		if class == classResource && flag != result.FlagQuotaNotApplied {
+	case result.FlagQuotaNotApplied:
+		if class == classInstrument {
+			return Unbiased
+		}
+		return Unknown
+	case result.FlagAheadOfSchedule:
+		switch class {
+		case classCPU, classMemory:
+			// Working off a backlog, the server did more, and held more,
+			// than the rate asks.
+			return Ceiling
+		case classInstrument:
 			return Unbiased
 		}
 		return Unknown
@@ -86,12 +104,18 @@ func effect(flag, class string, all []string) Bias {
 			return Floor
 		case class == classThroughput:
 			return Unknown
+		case class == classMemory:
+			// The queue of a server that cannot keep up grows for as long
+			// as the window lasts, and its memory with it. (Its CPU is
+			// what saturation costs: unbiased.)
+			return Unknown
 		}
 	case result.FlagConnectionBound, result.FlagClientBound:
 		// The generator held the server back: it could have served more,
-		// and (the wait for a free connection counted) sooner.
+		// (the wait for a free connection counted) sooner, and with more
+		// CPU and more requests held in memory.
 		switch class {
-		case classThroughput, classSchedule:
+		case classThroughput, classSchedule, classCPU, classMemory:
 			return Floor
 		case classLatency:
 			return Ceiling

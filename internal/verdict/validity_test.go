@@ -189,3 +189,35 @@ func TestSingleRun(t *testing.T) {
 		t.Errorf("three looks: %q (%s)", v.Outcome, v.Why)
 	}
 }
+
+// TestEffect: what a flag does to CPU and memory figures, beside the
+// throughput and latency rows the verdicts above exercise.
+func TestEffect(t *testing.T) {
+	tests := []struct {
+		flag, metric string
+		also         []string
+		want         Bias
+	}{
+		// Held back by the generator: fewer requests held, less CPU spent.
+		{result.FlagConnectionBound, "rss_mb", nil, Floor},
+		{result.FlagClientBound, "cpu_pct", nil, Floor},
+		// The generator's share is what client-bound is made of.
+		{result.FlagClientBound, "client_cpu_share", nil, Unbiased},
+		// A saturated server: its CPU is saturation's, its memory grows
+		// with the queue and the window.
+		{result.FlagBehindSchedule, "cpu_pct", nil, Unbiased},
+		{result.FlagBehindSchedule, "rss_mb", nil, Unknown},
+		{result.FlagBehindSchedule, "rss_mb", []string{result.FlagConnectionBound}, Unbiased}, // the connection-bound flag speaks
+		// A backlog worked off: more than the rate asks.
+		{result.FlagAheadOfSchedule, "cores_busy_pct", nil, Ceiling},
+		{result.FlagAheadOfSchedule, "rps", nil, Unknown},
+		{result.FlagQuotaNotApplied, "rss_mb", nil, Unknown},
+		{result.FlagAcceptQueueOverflow, "rss_mb", nil, Unbiased},
+	}
+	for _, tt := range tests {
+		all := append([]string{tt.flag}, tt.also...)
+		if got := effect(tt.flag, metricClass(tt.metric), all); got != tt.want {
+			t.Errorf("%s on %s (with %v): %v, want %v", tt.flag, tt.metric, tt.also, got, tt.want)
+		}
+	}
+}

@@ -361,8 +361,11 @@ func region(c result.Conclusion) (lo, hi float64) {
 // rule is the region in words.
 func rule(c result.Conclusion, lo, hi float64) string {
 	if c.B == "" && len(c.Points) == 0 && c.Claim == result.ClaimBand {
-		if math.IsInf(hi, 1) {
+		switch {
+		case math.IsInf(hi, 1):
 			return fmt.Sprintf("interval of the median at least %s", Figure(c.Metric, lo))
+		case lo == 0:
+			return fmt.Sprintf("interval of the median at most %s", Figure(c.Metric, hi))
 		}
 		return fmt.Sprintf("interval of the median inside %s–%s", Figure(c.Metric, lo), Figure(c.Metric, hi))
 	}
