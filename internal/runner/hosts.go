@@ -84,6 +84,9 @@ func (r *Runner) hostsTrial(ctx context.Context, t *result.Trial, run suite.Run)
 	// restbench's own process tree, the server's apart, is the generators.
 	endListen := r.watchListen(p.Pid(), p.Port())
 	mon := monitor.Start(monitor.NewTree(p.Pid()), r.opt.Interval, cell.StartAt)
+	// From a generator host, as the readiness probe: nothing outside the
+	// namespaces reaches the server.
+	mon.PollRuntime(p.URL()+"/runtime", p.Transport())
 	l, _, err := hosts.Generate(ctx, net, cell, root, out)
 	t.Monitor = mon.Stop(len(r.allowed))
 	endListen(t)

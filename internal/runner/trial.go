@@ -135,7 +135,7 @@ func (r *Runner) trialOn(ctx context.Context, run suite.Run, n int, eng engine.E
 	}()
 	endListen := r.watchListen(p.Pid(), p.Port())
 	mon := monitor.Start(monitor.NewTree(p.Pid()), r.opt.Interval, time.Now().Add(cfg.Warmup))
-	mon.PollRuntime(p.URL() + "/runtime")
+	mon.PollRuntime(p.URL()+"/runtime", p.Transport())
 	res, lerr := eng.Run(lctx, cfg)
 	t.Monitor = mon.Stop(len(pl.client))
 	endListen(t)
