@@ -57,7 +57,8 @@ func TestHostsPlacement(t *testing.T) {
 
 // TestHostsPlacementRuntime: under placement: hosts the monitor reaches the
 // server's GET /runtime inside its namespace, and the trial records the
-// readings of a real reference server as a local trial does.
+// readings of a real reference server, and its CPU cost, as a local trial
+// does.
 func TestHostsPlacementRuntime(t *testing.T) {
 	if err := hosts.Available(); err != nil {
 		t.Skipf("skipping placement: hosts: %v", err)
@@ -75,6 +76,11 @@ func TestHostsPlacementRuntime(t *testing.T) {
 	tr := readTrial(t, o.Dir, run.ID, 1)
 	if tr.Status != result.StatusOK || tr.Monitor == nil || tr.Server == nil {
 		t.Fatalf("status %s: %s", tr.Status, tr.Error)
+	}
+	// The server's cost as on one machine: at rest before the warm-up (the
+	// first trial), and per response.
+	if c := tr.Monitor.CPUPerResponseUS; c == nil || *c <= 0 || tr.Monitor.IdleCPU == nil || tr.Monitor.IdleMS != int(IdleWindow/time.Millisecond) {
+		t.Errorf("cpu per response %v, idle %v over %d ms; want both measured", c, tr.Monitor.IdleCPU, tr.Monitor.IdleMS)
 	}
 	// Every 250 ms of a 1.5 s window: 2 is a generous floor on a busy machine.
 	rs := tr.Monitor.Runtime
