@@ -23,14 +23,15 @@ import (
 // server.Start starts any: `ip netns exec` in front of its command (which
 // execs it, so the server still leads its own process group), listening on
 // the server host's address with PORT=0 (the readiness line names the
-// port), the cell's variables env in a clean environment, and GET /status
-// sent from a generator host, as the kubelet's probe would be: nothing
-// outside the namespaces can reach the server.
+// port), the cell's variables env in a clean environment, and restbench's
+// own requests (GET /status, as the kubelet's probe would be; the monitor's
+// GET /runtime) dialled from a generator host: nothing outside the
+// namespaces can reach the server.
 func (n *Net) ServerOptions(env map[string]string) server.Options {
 	return server.Options{
 		Host: n.Server.Addr, Env: env,
 		Wrap: []string{"ip", "netns", "exec", n.Server.NS},
-		Get:  n.Generators[0].Get,
+		Dial: n.Generators[0].DialContext,
 	}
 }
 

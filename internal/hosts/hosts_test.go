@@ -2,6 +2,7 @@ package hosts
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -215,8 +217,15 @@ func TestNamespacesAreRemoved(t *testing.T) {
 		t.Fatal(err)
 	}
 	names := append([]string{n.bridge, n.Server.NS}, n.Generators[0].NS, n.Generators[1].NS)
-	if st, err := n.Generators[1].Get(n.Server.Addr+":9", "/", 200*time.Millisecond); err == nil {
-		t.Errorf("nothing listens on the server host's port 9, yet it answered %d", st)
+	// A refusal is the server host's own answer: DialContext reached it
+	// from inside a generator's namespace, where nothing listens on port 9.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if c, err := n.Generators[1].DialContext(ctx, "tcp", n.Server.Addr+":9"); err == nil {
+		c.Close()
+		t.Errorf("nothing listens on the server host's port 9, yet a connection was made")
+	} else if !errors.Is(err, syscall.ECONNREFUSED) {
+		t.Errorf("dial the server host's port 9 from a generator: %v, want connection refused", err)
 	}
 	if err := n.Close(); err != nil {
 		t.Fatal(err)

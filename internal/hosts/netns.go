@@ -13,7 +13,6 @@
 package hosts
 
 import (
-	"bufio"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -24,7 +23,6 @@ import (
 	"os/exec"
 	"runtime"
 	"strings"
-	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -148,59 +146,53 @@ func (h Host) Command(ctx context.Context, dir string, env []string, argv ...str
 	return cmd
 }
 
-// Get sends GET path to addr from inside h's namespace and returns the
-// status. The socket is made on a thread that has joined the namespace and
-// goes back to its own before the thread is released. Should it fail to, the
-// thread stays locked and ends with the goroutine, rather than go back to
-// Go's pool in the wrong namespace. (Threads must not end needlessly: a
-// child started with Pdeathsig dies with the thread that started it.)
-func (h Host) Get(addr, path string, timeout time.Duration) (int, error) {
-	type answer struct {
-		status int
-		err    error
+// DialContext connects to addr from inside h's namespace: it is how
+// restbench's own requests (the readiness probe, the monitor's GET /runtime)
+// reach a server that nothing outside the namespaces can reach, as the
+// Dial of an http.Transport. The socket is made on a thread that has joined
+// the namespace and goes back to its own before the thread is released; the
+// connection stays in the namespace it was made in. Should the thread fail
+// to go back, it stays locked and ends with the goroutine, rather than go
+// back to Go's pool in the wrong namespace. (Threads must not end
+// needlessly: a child started with Pdeathsig dies with the thread that
+// started it.)
+func (h Host) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
+	type dialed struct {
+		conn net.Conn
+		err  error
 	}
-	ch := make(chan answer, 1)
+	ch := make(chan dialed, 1)
 	go func() {
 		runtime.LockOSThread()
 		self, err := os.Open(fmt.Sprintf("/proc/self/task/%d/ns/net", unix.Gettid()))
 		if err != nil {
-			ch <- answer{err: err}
+			ch <- dialed{err: err}
 			return
 		}
 		defer self.Close()
 		f, err := os.Open("/run/netns/" + h.NS)
 		if err != nil {
 			runtime.UnlockOSThread()
-			ch <- answer{err: err}
+			ch <- dialed{err: err}
 			return
 		}
 		defer f.Close()
 		if err := unix.Setns(int(f.Fd()), unix.CLONE_NEWNET); err != nil {
 			runtime.UnlockOSThread()
-			ch <- answer{err: fmt.Errorf("join %s: %w", h.NS, err)}
+			ch <- dialed{err: fmt.Errorf("join %s: %w", h.NS, err)}
 			return
 		}
-		conn, err := net.DialTimeout("tcp", addr, timeout)
+		// addr is an address, not a name: the dial runs on this thread,
+		// with no resolver of its own that could open a socket elsewhere.
+		var d net.Dialer
+		conn, err := d.DialContext(ctx, network, addr)
 		if unix.Setns(int(self.Fd()), unix.CLONE_NEWNET) == nil {
 			runtime.UnlockOSThread()
 		}
-		if err != nil {
-			ch <- answer{err: err}
-			return
-		}
-		defer conn.Close()
-		conn.SetDeadline(time.Now().Add(timeout))
-		fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n", path, addr)
-		line, err := bufio.NewReader(conn).ReadString('\n')
-		var a answer
-		if err == nil {
-			_, err = fmt.Sscanf(line, "HTTP/1.1 %d", &a.status)
-		}
-		a.err = err
-		ch <- a
+		ch <- dialed{conn, err}
 	}()
-	a := <-ch
-	return a.status, a.err
+	d := <-ch
+	return d.conn, d.err
 }
 
 func ip(args ...string) error {

@@ -18,14 +18,15 @@ import (
 const runtimeTimeout = 10 * time.Second
 
 // PollRuntime asks the server's GET /runtime (docs/contract.md) every
-// interval until Stop, on a connection of its own, and keeps each answer
-// with its time. A server that answers anything but 200 (an implementation
-// without the endpoint) is not asked again.
-func (m *Monitor) PollRuntime(url string) {
+// interval until Stop, through rt (server.Process.Transport, which reaches
+// a server in a network namespace too; nil: http.DefaultTransport), and
+// keeps each answer with its time. A server that answers anything but 200
+// (an implementation without the endpoint) is not asked again.
+func (m *Monitor) PollRuntime(url string, rt http.RoundTripper) {
 	m.polls.Add(1)
 	go func() {
 		defer m.polls.Done()
-		client := &http.Client{Timeout: runtimeTimeout}
+		client := &http.Client{Transport: rt, Timeout: runtimeTimeout}
 		defer client.CloseIdleConnections()
 		tick := time.NewTicker(m.interval)
 		defer tick.Stop()

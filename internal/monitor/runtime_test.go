@@ -31,7 +31,7 @@ func TestPollRuntime(t *testing.T) {
 	defer srv.Close()
 
 	m := Start(noSampler{}, 20*time.Millisecond, time.Now())
-	m.PollRuntime(srv.URL + "/runtime")
+	m.PollRuntime(srv.URL+"/runtime", nil)
 	// The monitor asks one request at a time: once the server saw a 4th,
 	// the 3rd reading was recorded.
 	for i := 0; i < 500 && calls.Load() < 4; i++ {
@@ -52,7 +52,7 @@ func TestPollRuntime(t *testing.T) {
 	}
 
 	m = Start(noSampler{}, 20*time.Millisecond, time.Now())
-	m.PollRuntime(srv.URL + "/nothing")
+	m.PollRuntime(srv.URL+"/nothing", nil)
 	for i := 0; i < 500 && missing.Load() < 1; i++ {
 		time.Sleep(10 * time.Millisecond)
 	}

@@ -14,9 +14,14 @@ import (
 // time budget (one window a run, not a trial).
 const IdleWindow = 200 * time.Millisecond
 
-// measureIdle measures the server at rest: percent of one core, and over
-// how many milliseconds; nil where the run time cannot be read.
-func measureIdle(ctx context.Context, pid int) (pct *float64, ms int) {
+// measureIdle measures the server at rest in trial n: percent of one core,
+// and over how many milliseconds; nil where the run time cannot be read.
+// The idle cost is the server's, not the round's: the first trial
+// measures it, and the others keep their time for the load (nil).
+func measureIdle(ctx context.Context, pid, n int) (pct *float64, ms int) {
+	if n != 1 {
+		return nil, 0
+	}
 	v, ok := server.IdleCPU(ctx, pid, IdleWindow)
 	if !ok {
 		return nil, 0

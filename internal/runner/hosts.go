@@ -16,7 +16,8 @@ import (
 // machine: the server in a network namespace of its own, run.Hosts
 // generators in others, each running its Indexed Job pod's command, their
 // results merged (internal/hosts). The server starts, and is recorded, as
-// on one machine (startServer); the CPUs are shared by all of them, so the
+// on one machine (startServer), and so are its idle cost, CPU per response
+// and GET /runtime readings; the CPUs are shared by all of them, so the
 // trial is flagged unpinned (suite.NewTrial).
 func (r *Runner) hostsTrial(ctx context.Context, t *result.Trial, run suite.Run) (*result.Trial, error) {
 	end := func(status, format string, args ...any) (*result.Trial, error) {
@@ -73,6 +74,7 @@ func (r *Runner) hostsTrial(ctx context.Context, t *result.Trial, run suite.Run)
 		return end(result.StatusFailed, "%v", err)
 	}
 	defer p.Stop(r.opt.StopGrace)
+	idle, idleMS := measureIdle(ctx, p.Pid(), t.Trial)
 	out, err := os.MkdirTemp("", "restbench-hosts-")
 	if err != nil {
 		return end(result.StatusFailed, "%v", err)
@@ -84,6 +86,9 @@ func (r *Runner) hostsTrial(ctx context.Context, t *result.Trial, run suite.Run)
 	// restbench's own process tree, the server's apart, is the generators.
 	endListen := r.watchListen(p.Pid(), p.Port())
 	mon := monitor.Start(monitor.NewTree(p.Pid()), r.opt.Interval, cell.StartAt)
+	// From a generator host, as the readiness probe: nothing outside the
+	// namespaces reaches the server.
+	mon.PollRuntime(p.URL()+"/runtime", p.Transport())
 	l, _, err := hosts.Generate(ctx, net, cell, root, out)
 	t.Monitor = mon.Stop(len(r.allowed))
 	endListen(t)
@@ -95,6 +100,8 @@ func (r *Runner) hostsTrial(ctx context.Context, t *result.Trial, run suite.Run)
 		return end(result.StatusFailed, "load: %v", err)
 	}
 	t.Load = l
+	t.Monitor.IdleCPU, t.Monitor.IdleMS = idle, idleMS
+	t.Monitor.CPUPerResponseUS = costPerResponse(t.Monitor, l)
 	for _, f := range l.Flags {
 		t.Flags = appendFlag(t.Flags, f)
 	}

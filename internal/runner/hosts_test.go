@@ -6,10 +6,12 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"restbench/internal/hosts"
+	"restbench/internal/impl"
 	"restbench/internal/result"
 )
 
@@ -19,13 +21,7 @@ func TestHostsPlacement(t *testing.T) {
 	if err := hosts.Available(); err != nil {
 		t.Skipf("skipping placement: hosts: %v", err)
 	}
-	dir := t.TempDir()
-	_, file, _, _ := runtime.Caller(0)
-	build := exec.Command("go", "build", "-o", filepath.Join(dir, "bin", "restbench"), "./cmd/restbench")
-	build.Dir = filepath.Join(filepath.Dir(file), "..", "..")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build restbench: %v\n%s", err, out)
-	}
+	dir := hostsCheckout(t)
 	run := testRun("hosts/test-ok", "test-ok", 1, 500*time.Millisecond)
 	run.Hosts = 2
 	o, err := Run(context.Background(), testSuite(run), Options{Manifest: testManifest(t, dir), Out: filepath.Join(dir, "results"), ReadyTimeout: 10 * time.Second})
@@ -57,4 +53,69 @@ func TestHostsPlacement(t *testing.T) {
 	if l := tr.Listen; l == nil || l.Sockets != 1 || l.Backlog <= 0 || l.SocketDrops == nil {
 		t.Errorf("listen %+v, want the server's one socket, its backlog and drops", l)
 	}
+}
+
+// TestHostsPlacementRuntime: under placement: hosts the monitor reaches the
+// server's GET /runtime inside its namespace, and the trial records the
+// readings of a real reference server, and its CPU cost, as a local trial
+// does.
+func TestHostsPlacementRuntime(t *testing.T) {
+	if err := hosts.Available(); err != nil {
+		t.Skipf("skipping placement: hosts: %v", err)
+	}
+	dir := hostsCheckout(t, [2]string{"bin/servers/go-nethttp", "./servers/go/nethttp"})
+	// Started as servers/implementations.yaml starts it, from the binary
+	// built above (its build command builds into the repository).
+	im := impl.Impl{ID: "go-nethttp", Language: "go", Start: []string{"bin/servers/go-nethttp"}}
+	run := testRun("hosts/go-nethttp", im.ID, 1, 1500*time.Millisecond)
+	run.Hosts = 2
+	o, err := Run(context.Background(), testSuite(run), Options{Manifest: &impl.Manifest{Root: dir, Impls: []impl.Impl{im}}, Out: filepath.Join(dir, "results"), ReadyTimeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := readTrial(t, o.Dir, run.ID, 1)
+	if tr.Status != result.StatusOK || tr.Monitor == nil || tr.Server == nil {
+		t.Fatalf("status %s: %s", tr.Status, tr.Error)
+	}
+	// The server's cost as on one machine: at rest before the warm-up (the
+	// first trial), and per response.
+	if c := tr.Monitor.CPUPerResponseUS; c == nil || *c <= 0 || tr.Monitor.IdleCPU == nil || tr.Monitor.IdleMS != int(IdleWindow/time.Millisecond) {
+		t.Errorf("cpu per response %v, idle %v over %d ms; want both measured", c, tr.Monitor.IdleCPU, tr.Monitor.IdleMS)
+	}
+	// Every 250 ms of a 1.5 s window: 2 is a generous floor on a busy machine.
+	rs := tr.Monitor.Runtime
+	if len(rs) < 2 || tr.Monitor.RuntimeError != "" {
+		t.Fatalf("%d runtime readings (error %q), want at least 2", len(rs), tr.Monitor.RuntimeError)
+	}
+	for i, r := range rs {
+		// The server's own figures: its GOMAXPROCS is the one its
+		// readiness line reported (THREADS=1).
+		if !strings.HasPrefix(r.Runtime, "go1.") || r.GOMAXPROCS == nil || *r.GOMAXPROCS != tr.Server.GOMAXPROCS || r.Goroutines == nil || *r.Goroutines == 0 || r.SchedLatencyP99MS == nil {
+			t.Errorf("reading %d: %+v, want go-nethttp's runtime/metrics with GOMAXPROCS %d", i, r, tr.Server.GOMAXPROCS)
+		}
+		if r.T < 0 || i > 0 && r.T < rs[i-1].T {
+			t.Errorf("reading %d at t=%v after %v: want the measured window, in order", i, r.T, rs[max(i-1, 0)].T)
+		}
+	}
+}
+
+// hostsCheckout builds restbench, and each {path, package} of more, into a
+// folder laid out like the image's working directory (bin/restbench,
+// bin/servers/...): the generators' pods run bin/restbench.
+func hostsCheckout(t *testing.T, more ...[2]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, b := range append([][2]string{{"bin/restbench", "./cmd/restbench"}}, more...) {
+		build := exec.Command("go", "build", "-o", filepath.Join(dir, b[0]), b[1])
+		build.Dir = repoRoot()
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("go build %s: %v\n%s", b[1], err, out)
+		}
+	}
+	return dir
+}
+
+func repoRoot() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..")
 }

@@ -104,13 +104,7 @@ func (r *Runner) trialOn(ctx context.Context, run suite.Run, n int, eng engine.E
 		return fail("%v", err)
 	}
 	defer p.Stop(r.opt.StopGrace)
-	// The idle cost is the server's, not the round's: the first round
-	// measures it, and the others keep their time for the load.
-	var idle *float64
-	idleMS := 0
-	if n == 1 {
-		idle, idleMS = measureIdle(ctx, p.Pid())
-	}
+	idle, idleMS := measureIdle(ctx, p.Pid(), n)
 
 	if eng == nil {
 		if eng, err = engine.New(run.Engine); err != nil {
@@ -135,7 +129,7 @@ func (r *Runner) trialOn(ctx context.Context, run suite.Run, n int, eng engine.E
 	}()
 	endListen := r.watchListen(p.Pid(), p.Port())
 	mon := monitor.Start(monitor.NewTree(p.Pid()), r.opt.Interval, time.Now().Add(cfg.Warmup))
-	mon.PollRuntime(p.URL() + "/runtime")
+	mon.PollRuntime(p.URL()+"/runtime", p.Transport())
 	res, lerr := eng.Run(lctx, cfg)
 	t.Monitor = mon.Stop(len(pl.client))
 	endListen(t)

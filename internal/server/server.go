@@ -37,10 +37,11 @@ type Options struct {
 	// "exec", NS] to start it in a network namespace. Each must exec the
 	// command, so that the server leads the process group restbench made.
 	Wrap []string
-	// Get sends GET path to addr (host:port) and returns the status; it is
-	// how WaitReady polls /status where restbench cannot reach the server
-	// directly (from a generator's namespace). nil: from here.
-	Get func(addr, path string, timeout time.Duration) (int, error)
+	// Dial connects to the server's address where restbench cannot reach
+	// it directly (from a generator's namespace): WaitReady's GET /status
+	// and every other request of restbench's own (Transport) go through
+	// it. nil: from here.
+	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
 	// Stdout and Stderr also receive the server's output when set; the last
 	// 64 KiB of stderr are always kept for StderrTail.
 	Stdout, Stderr io.Writer
@@ -61,7 +62,7 @@ type Process struct {
 	Host  string
 	Env   map[string]string // the whole environment it was started with
 	Ready Ready             // the readiness line; set by WaitReady
-	get   func(addr, path string, timeout time.Duration) (int, error)
+	dial  func(ctx context.Context, network, addr string) (net.Conn, error)
 	cmd   *exec.Cmd
 	done  chan struct{}
 	err   error // exit status, valid after done is closed
@@ -82,7 +83,7 @@ func Start(im impl.Impl, opt Options) (*Process, error) {
 	// Own process group: Stop signals the whole tree. Pdeathsig: if restbench
 	// itself is killed, the leader dies with it.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	p := &Process{Impl: im, Host: opt.Host, Env: env, get: opt.Get, cmd: cmd, done: make(chan struct{}), errs: &ringBuffer{max: 64 << 10}, lines: newReadyWriter()}
+	p := &Process{Impl: im, Host: opt.Host, Env: env, dial: opt.Dial, cmd: cmd, done: make(chan struct{}), errs: &ringBuffer{max: 64 << 10}, lines: newReadyWriter()}
 	cmd.Stdout = p.lines
 	if opt.Stdout != nil {
 		cmd.Stdout = io.MultiWriter(p.lines, opt.Stdout)
@@ -111,6 +112,20 @@ func (p *Process) Port() int { return p.Ready.Port() }
 // URL returns the base URL of the server, e.g. http://127.0.0.1:41234.
 func (p *Process) URL() string {
 	return "http://" + net.JoinHostPort(p.Host, strconv.Itoa(p.Port()))
+}
+
+// Transport carries restbench's own requests to the server (GET /status,
+// GET /runtime), on connections of their own, dialled through
+// Options.Dial where one was given. Never through a proxy: the server is
+// restbench's to reach, and HTTP_PROXY would send a namespace's address
+// to a proxy outside it.
+func (p *Process) Transport() *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.Proxy = nil
+	if p.dial != nil {
+		t.DialContext = p.dial
+	}
+	return t
 }
 
 // Done is closed when the leader process has exited.
@@ -163,14 +178,11 @@ func (p *Process) WaitReady(ctx context.Context, timeout time.Duration) error {
 	if p.Port() == 0 {
 		return fmt.Errorf("%s: readiness line has no port in listening= (%s): print the address the server really listens on, see docs/contract.md", p.Impl.ID, p.Ready.Line)
 	}
-	get := p.get
-	if get == nil {
-		get = httpGet
-	}
-	addr := net.JoinHostPort(p.Host, strconv.Itoa(p.Port()))
+	client := &http.Client{Transport: p.Transport(), Timeout: time.Second}
+	defer client.CloseIdleConnections()
 	url := p.URL() + "/status"
 	for {
-		if status, err := get(addr, "/status", time.Second); err == nil && status == http.StatusOK {
+		if status, err := getStatus(client, url); err == nil && status == http.StatusOK {
 			return nil
 		}
 		select {
@@ -183,8 +195,8 @@ func (p *Process) WaitReady(ctx context.Context, timeout time.Duration) error {
 	}
 }
 
-func httpGet(addr, path string, timeout time.Duration) (int, error) {
-	resp, err := (&http.Client{Timeout: timeout}).Get("http://" + addr + path)
+func getStatus(client *http.Client, url string) (int, error) {
+	resp, err := client.Get(url)
 	if err != nil {
 		return 0, err
 	}
