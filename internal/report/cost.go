@@ -22,7 +22,8 @@ func costRows(e *ExperimentReport) [][]string {
 	for _, r := range e.Runs {
 		per := r.spread(func(m measured) (float64, bool) { return m.value(verdict.CPUPerResponseKey) })
 		idle := r.spread(func(m measured) (float64, bool) { return m.value(verdict.IdleCPUKey) })
-		okRPS := r.spread(func(m measured) (float64, bool) { return m.trial.Load.OKRPS, true })
+		// wrk and ab validate nothing: no ok count to show.
+		okRPS := r.spread(func(m measured) (float64, bool) { return m.trial.Load.OKRPS, m.trial.Load.Settings.OwnGenerator() })
 		any = any || per.N > 0
 		rows = append(rows, []string{r.label(), med(okRPS), med(r.Measured["cpu_pct"]), med(per), rng(per), med(idle)})
 	}
@@ -48,7 +49,7 @@ func writeCost(b *strings.Builder, e *ExperimentReport) {
 	if rows == nil {
 		return
 	}
-	fmt.Fprintf(b, "Server CPU cost (CPU time of the server's process tree in the measured part per response that passed validation; "+
+	fmt.Fprintf(b, "Server CPU cost (CPU time of the server's process tree in the measured part per response that passed validation, or that wrk or ab did not count an error; "+
 		"idle: the server at rest after it was ready, before the warm-up; see docs/results.md):\n\n")
 	writeTable(b, costHeader, rows, strings.Repeat("---:|", len(costHeader)-1))
 }

@@ -108,8 +108,7 @@ func CheckAccounting(l *Load) error {
 	// Every restbench open loop counts due, sent and missed, a -n load
 	// that ran out of requests too (it owed the n it sent). Other engines
 	// keep no schedule.
-	ownSchedule := l.Settings.Engine == "" || l.Settings.Engine == "restbench"
-	if l.Due > 0 || l.Sent > 0 || l.Missed > 0 || (l.TargetRPS > 0 && l.DurationS > 0 && ownSchedule) {
+	if l.Due > 0 || l.Sent > 0 || l.Missed > 0 || (l.TargetRPS > 0 && l.DurationS > 0 && l.Settings.OwnGenerator()) {
 		if l.Due != l.Sent+l.Missed {
 			fail("open loop: due %d, but sent %d + missed %d = %d", l.Due, l.Sent, l.Missed, l.Sent+l.Missed)
 		}

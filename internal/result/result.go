@@ -103,6 +103,11 @@ type Stats struct {
 	CensoredHistogram string   `json:"censored_histogram,omitempty"`
 }
 
+// OwnGenerator says whether restbench's generator made the load: it keeps
+// the schedule (due, sent, missed) and validates every response; wrk and
+// ab do neither.
+func (s Settings) OwnGenerator() bool { return s.Engine == "" || s.Engine == "restbench" }
+
 // Settings is how a load was generated.
 type Settings struct {
 	Engine      string   `json:"engine"` // restbench, wrk or ab

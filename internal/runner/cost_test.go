@@ -1,0 +1,50 @@
+package runner
+
+import (
+	"math"
+	"testing"
+
+	"restbench/internal/monitor"
+	"restbench/internal/result"
+)
+
+// TestCostPerResponse: the server's CPU over the load's own window, per
+// response that was not an error.
+func TestCostPerResponse(t *testing.T) {
+	// A server at 100 % of a core, sampled every 0.25 s for span seconds.
+	sampled := func(span float64) *result.Monitor {
+		var samples []result.Sample
+		for ts := 0.25; ts <= span+1e-9; ts += 0.25 {
+			samples = append(samples, result.Sample{T: ts, ServerCPU: 100})
+		}
+		return monitor.Summarize(samples, 250, 1)
+	}
+	load := func(seconds float64, responses, errs int64) *result.Load {
+		l := &result.Load{}
+		l.DurationS, l.Responses, l.Errors.Status = seconds, responses, errs
+		return l
+	}
+	tests := []struct {
+		name string
+		m    *result.Monitor
+		l    *result.Load
+		want float64 // µs; NaN: no figure
+	}{
+		{"the monitor saw the window", sampled(2), load(2, 20000, 0), 100},
+		// wrk's warm-up rounded up and its start-up: the samples span 3 s,
+		// the window 2 s at the same rate.
+		{"the monitor saw more than an external tool's window", sampled(3), load(2, 20000, 0), 100},
+		{"errors cost the successes", sampled(2), load(2, 20000, 10000), 200},
+		{"nothing succeeded", sampled(2), load(2, 100, 100), math.NaN()},
+		{"nothing sampled", monitor.Summarize(nil, 250, 1), load(2, 100, 0), math.NaN()},
+	}
+	for _, tt := range tests {
+		got := costPerResponse(tt.m, tt.l)
+		switch {
+		case math.IsNaN(tt.want) && got != nil:
+			t.Errorf("%s: %.1f µs, want none", tt.name, *got)
+		case !math.IsNaN(tt.want) && (got == nil || math.Abs(*got-tt.want) > 0.01*tt.want):
+			t.Errorf("%s: %v, want %.1f µs", tt.name, got, tt.want)
+		}
+	}
+}
