@@ -33,6 +33,8 @@ func (Wrk) Run(ctx context.Context, cfg load.Config) (*result.Load, error) {
 		return nil, unsupported("wrk", "send a mix of requests")
 	case cfg.Probe != "":
 		return nil, unsupported("wrk", "send a heartbeat probe")
+	case cfg.Warmup%time.Second != 0 || cfg.Duration%time.Second != 0:
+		return nil, unsupported("wrk", fmt.Sprintf("run a %v warm-up or a %v window (wrk's -d takes whole seconds)", cfg.Warmup, cfg.Duration))
 	}
 	if cfg.Duration <= 0 {
 		cfg.Duration = 10 * time.Second

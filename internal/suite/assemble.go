@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
@@ -293,6 +294,12 @@ func checkEngine(r *Run, s settings) error {
 		return yamlfile.Errorf(at, "engine", "%s cannot send a heartbeat probe (use engine: restbench)", r.Engine)
 	case r.Engine == "ab" && c.MaxRequests == 0:
 		return yamlfile.Errorf(at, "engine", "ab needs a request count (set requests:, like ab -n)")
+	case r.Engine == "wrk" && (c.Warmup%time.Second != 0 || c.Duration%time.Second != 0):
+		// Rounded up, a wrk run would warm its server longer and measure a
+		// later, longer stretch of it than its restbench pair: a fresh
+		// node-http still compiles through its first ~1.2 s, and the
+		// standard dotchev check read 0.90× on 0.3 s + 1.5 s against 1 s + 2 s.
+		return yamlfile.Errorf(at, "engine", "wrk takes whole seconds, and this run asks for a %v warm-up and a %v window: give warmup and duration in whole seconds (at this scale too), so that the runs it is compared with measure the same part of a server's life", c.Warmup, c.Duration)
 	}
 	return nil
 }

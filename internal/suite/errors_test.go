@@ -106,6 +106,8 @@ func TestLoadErrors(t *testing.T) {
 		{"rate_of without a fraction", variant(6, "  duration: 1s\n  rate_of: e/a c=10"), Options{}, ":7: rate_of: needs a rate given as a fraction"},
 		{"wrk at a constant rate", variant(6, "  duration: 1s\n  rate: 1000\n  engine: wrk"), Options{}, ":8: engine: wrk cannot send at a constant rate"},
 		{"ab without a count", variant(6, "  duration: 1s\n  engine: ab"), Options{}, ":7: engine: ab needs a request count"},
+		{"wrk and a window in milliseconds", variant(6, "  duration: 1500ms\n  engine: wrk"), Options{}, ":7: engine: wrk takes whole seconds, and this run asks for a 0s warm-up and a 1.5s window"},
+		{"wrk and a warm-up in milliseconds", variant(6, "  duration: 1s\n  warmup: 300ms\n  engine: wrk"), Options{}, ":8: engine: wrk takes whole seconds"},
 		{"engine unknown", variant(6, "  duration: 1s\n  engine: hey"), Options{}, `:7: engine: "hey" is not one of restbench, wrk, ab`},
 		{"body file missing", variant(5, "  path: /echo\n  body: \"@nope.json\""), Options{}, ":6: body: open"},
 		{"body_size of a literal body", variant(5, "  path: /echo\n  body: \"{}\"\n  body_size: 5MB"), Options{}, ":7: body_size: only a generated body"},
