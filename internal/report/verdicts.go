@@ -108,7 +108,16 @@ func verdictDetail(v Verdict) string {
 			if i > 0 {
 				b.WriteString(";")
 			}
-			fmt.Fprintf(b, " at %s published %s, here %s", strconv.FormatFloat(p.X, 'f', -1, 64), xfOrDash(p.Published), xfOrDash(p.Measured))
+			show := xfOrDash
+			if !p.Ratio { // one run's own figure: "at 30 here 278 MB", not "278×"
+				show = func(x float64) string {
+					if x == 0 {
+						return "—"
+					}
+					return verdict.Figure(v.Metric, x)
+				}
+			}
+			fmt.Fprintf(b, " at %s published %s, here %s", strconv.FormatFloat(p.X, 'f', -1, 64), show(p.Published), show(p.Measured))
 		}
 		fmt.Fprintf(b, ". Fitted change published %s", xfOrDash(v.Published))
 	} else {

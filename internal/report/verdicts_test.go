@@ -5,6 +5,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"restbench/internal/result"
+	"restbench/internal/verdict"
 )
 
 // TestVerdictSummary: report.md and report.html open with the table of every
@@ -48,6 +51,20 @@ func TestVerdictSummary(t *testing.T) {
 			if !targets[m[1]] {
 				t.Errorf("%s: summary links to #%s, which no verdict line carries", c.file, m[1])
 			}
+		}
+	}
+}
+
+// TestTrendPointUnits: a trend over one run's own figure prints each point
+// in the metric's unit; a trend over ratios prints ratios.
+func TestTrendPointUnits(t *testing.T) {
+	own := Verdict{Verdict: verdict.Verdict{Conclusion: result.Conclusion{Text: "memory grows", Metric: "rss_mb", Claim: result.ClaimGrows},
+		Points: []verdict.PointValue{{X: 0, Measured: 97.8}, {X: 30, Measured: 278}}, Outcome: verdict.NotComparable, Why: "flagged"}}
+	ratio := Verdict{Verdict: verdict.Verdict{Conclusion: result.Conclusion{Text: "lead grows", Metric: "rps", Claim: result.ClaimGrows},
+		Points: []verdict.PointValue{{X: 100, Published: 1.23, Measured: 3.37, Ratio: true}}, Outcome: verdict.NotComparable, Why: "flagged"}}
+	for v, want := range map[*Verdict]string{&own: "at 30 published —, here 278 MiB", &ratio: "at 100 published 1.23×, here 3.37×"} {
+		if got := verdictDetail(*v); !strings.Contains(got, want) {
+			t.Errorf("%s: %q lacks %q", v.Text, got, want)
 		}
 	}
 }

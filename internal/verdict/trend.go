@@ -28,7 +28,7 @@ func trend(v *Verdict, runs map[string]result.RunInfo, trials map[string][]*resu
 	for i, p := range c.Points {
 		xs[i] = p.X
 		pv := publishedRatio(runs, c.Metric, p.A, p.B)
-		v.Points = append(v.Points, PointValue{X: p.X, Published: pv})
+		v.Points = append(v.Points, PointValue{X: p.X, Published: pv, Ratio: p.B != ""})
 		if pv > 0 {
 			pubXs, pubYs = append(pubXs, p.X), append(pubYs, math.Log(pv))
 		}

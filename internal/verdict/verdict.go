@@ -93,6 +93,7 @@ type Verdict struct {
 type PointValue struct {
 	X                   float64
 	Published, Measured float64
+	Ratio               bool // the point is a ratio A/B; else A's own figure, in the metric's unit
 }
 
 // Coverage is the interval's coverage after the stop rule's looks.
@@ -114,7 +115,7 @@ func Figure(metric string, x float64) string {
 	case metric == "client_cpu_share":
 		return fmt.Sprintf("%.0f %%", 100*x)
 	case metric == "rss_mb":
-		return fmt.Sprintf("%.0f MB", x)
+		return fmt.Sprintf("%.0f MiB", x) // rss_mb is in MiB (the monitor divides by 1,048,576)
 	case metric == "rps" || metric == "requests":
 		return thousands(x) + " req/s"
 	case metric == ShapeKey:
