@@ -118,15 +118,7 @@ func Summarize(samples []result.Sample, intervalMS, clientCPUs int) *result.Moni
 	}
 	var server, client float64
 	for i, s := range samples {
-		// A sample's CPU is its mean since the previous one; the first
-		// covers at most an interval, part of it maybe in the warm-up.
-		covers := s.T
-		if i > 0 {
-			covers -= samples[i-1].T
-		} else {
-			covers = min(covers, float64(intervalMS)/1000)
-		}
-		out.ServerCPUS += s.ServerCPU / 100 * covers
+		out.ServerCPUS += s.ServerCPU / 100 * result.Covers(samples, i, intervalMS)
 		server += s.ServerCPU
 		client += s.ClientCPU
 		out.ServerCPUPeak = max(out.ServerCPUPeak, s.ServerCPU)

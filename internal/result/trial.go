@@ -156,6 +156,16 @@ type Monitor struct {
 	RuntimeError string          `json:"runtime_error,omitempty"`
 }
 
+// Covers is the seconds samples[i] stands for: its readings are means since
+// the sample before; the first's cover at most one interval, part of it
+// maybe in the warm-up.
+func Covers(samples []Sample, i, intervalMS int) float64 {
+	if i > 0 {
+		return samples[i].T - samples[i-1].T
+	}
+	return min(samples[0].T, float64(intervalMS)/1000)
+}
+
 // Sample is one reading of the monitor.
 type Sample struct {
 	T         float64   `json:"t"`          // seconds since the measured part began

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"restbench/internal/monitor"
 	"restbench/internal/result"
 	"restbench/internal/server"
 )
@@ -29,6 +30,23 @@ func measureIdle(ctx context.Context, pid, n int) (pct *float64, ms int) {
 	return &v, int(IdleWindow / time.Millisecond)
 }
 
+// watch starts what every trial records around its load, on every
+// placement: the server's listen queue, its monitor from start on, and its
+// GET /runtime (through p.Transport, so from a generator host under
+// placement hosts). The func it returns stops them and files them into t,
+// with the idle reading taken before and the CPU per response of l.
+func (r *Runner) watch(p *server.Process, start time.Time, idle *float64, idleMS int) func(t *result.Trial, clientCPUs int, l *result.Load) {
+	endListen := r.watchListen(p.Pid(), p.Port())
+	mon := monitor.Start(monitor.NewTree(p.Pid()), r.opt.Interval, start)
+	mon.PollRuntime(p.URL()+"/runtime", p.Transport())
+	return func(t *result.Trial, clientCPUs int, l *result.Load) {
+		t.Monitor = mon.Stop(clientCPUs)
+		endListen(t)
+		t.Monitor.IdleCPU, t.Monitor.IdleMS = idle, idleMS
+		t.Monitor.CPUPerResponseUS = costPerResponse(t.Monitor, l)
+	}
+}
+
 // costPerResponse divides the server's CPU in the measured part among the
 // responses that passed validation: a failed request's CPU is the cost of
 // the ones that succeeded. nil when none succeeded or nothing was sampled.
@@ -47,9 +65,11 @@ func costPerResponse(m *result.Monitor, l *result.Load) *float64 {
 	if ok <= 0 {
 		return nil
 	}
-	cpu := m.ServerCPUS
-	first := m.Samples[0].T - min(m.Samples[0].T, float64(m.IntervalMS)/1000)
-	if covered := m.Samples[len(m.Samples)-1].T - first; l.DurationS > 0 && covered > l.DurationS {
+	cpu, covered := m.ServerCPUS, 0.0
+	for i := range m.Samples {
+		covered += result.Covers(m.Samples, i, m.IntervalMS)
+	}
+	if l.DurationS > 0 && covered > l.DurationS {
 		cpu *= l.DurationS / covered
 	}
 	us := cpu / float64(ok) * 1e6

@@ -7,7 +7,6 @@ import (
 
 	"restbench/internal/hosts"
 	"restbench/internal/k8s"
-	"restbench/internal/monitor"
 	"restbench/internal/result"
 	"restbench/internal/suite"
 )
@@ -84,14 +83,11 @@ func (r *Runner) hostsTrial(ctx context.Context, t *result.Trial, run suite.Run)
 	cell := k8s.Cell{Run: run, Impl: im, Trial: t.Trial, Port: p.Port()}
 	cell.StartAt = hosts.StartAt(run.Load.Warmup)
 	// restbench's own process tree, the server's apart, is the generators.
-	endListen := r.watchListen(p.Pid(), p.Port())
-	mon := monitor.Start(monitor.NewTree(p.Pid()), r.opt.Interval, cell.StartAt)
-	// From a generator host, as the readiness probe: nothing outside the
-	// namespaces reaches the server.
-	mon.PollRuntime(p.URL()+"/runtime", p.Transport())
+	// The monitor's GET /runtime goes from a generator host, as the
+	// readiness probe: nothing outside the namespaces reaches the server.
+	stopWatching := r.watch(p, cell.StartAt, idle, idleMS)
 	l, _, err := hosts.Generate(ctx, net, cell, root, out)
-	t.Monitor = mon.Stop(len(r.allowed))
-	endListen(t)
+	stopWatching(t, len(r.allowed), l)
 	if p.Exited() {
 		t.StderrTail = p.StderrTail(stderrTail)
 		return end(result.StatusFailed, "%s exited during the load (%v); see stderr_tail", im.ID, p.ExitErr())
@@ -100,8 +96,6 @@ func (r *Runner) hostsTrial(ctx context.Context, t *result.Trial, run suite.Run)
 		return end(result.StatusFailed, "load: %v", err)
 	}
 	t.Load = l
-	t.Monitor.IdleCPU, t.Monitor.IdleMS = idle, idleMS
-	t.Monitor.CPUPerResponseUS = costPerResponse(t.Monitor, l)
 	for _, f := range l.Flags {
 		t.Flags = appendFlag(t.Flags, f)
 	}

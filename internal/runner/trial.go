@@ -127,14 +127,9 @@ func (r *Runner) trialOn(ctx context.Context, run suite.Run, n int, eng engine.E
 		case <-lctx.Done():
 		}
 	}()
-	endListen := r.watchListen(p.Pid(), p.Port())
-	mon := monitor.Start(monitor.NewTree(p.Pid()), r.opt.Interval, time.Now().Add(cfg.Warmup))
-	mon.PollRuntime(p.URL()+"/runtime", p.Transport())
+	stopWatching := r.watch(p, time.Now().Add(cfg.Warmup), idle, idleMS)
 	res, lerr := eng.Run(lctx, cfg)
-	t.Monitor = mon.Stop(len(pl.client))
-	endListen(t)
-	t.Monitor.IdleCPU, t.Monitor.IdleMS = idle, idleMS
-	t.Monitor.CPUPerResponseUS = costPerResponse(t.Monitor, res)
+	stopWatching(t, len(pl.client), res)
 	t.Load = res
 	select {
 	case <-died:
