@@ -108,16 +108,7 @@ func verdictDetail(v Verdict) string {
 			if i > 0 {
 				b.WriteString(";")
 			}
-			show := xfOrDash
-			if !p.Ratio { // one run's own figure: "at 30 here 278 MB", not "278×"
-				show = func(x float64) string {
-					if x == 0 {
-						return "—"
-					}
-					return verdict.Figure(v.Metric, x)
-				}
-			}
-			fmt.Fprintf(b, " at %s published %s, here %s", strconv.FormatFloat(p.X, 'f', -1, 64), show(p.Published), show(p.Measured))
+			fmt.Fprintf(b, " at %s published %s, here %s", strconv.FormatFloat(p.X, 'f', -1, 64), pointOrDash(v, p, p.Published), pointOrDash(v, p, p.Measured))
 		}
 		fmt.Fprintf(b, ". Fitted change published %s", xfOrDash(v.Published))
 	} else {
@@ -198,6 +189,15 @@ func figureOrDash(v Verdict, x float64) string {
 		return "—"
 	}
 	return figure(v, x)
+}
+
+// pointOrDash is a trend point's figure: a ratio, or one run's own figure
+// in its metric's unit ("at 30 here 278 MiB", not "278×").
+func pointOrDash(v Verdict, p verdict.PointValue, x float64) string {
+	if p.Ratio || x == 0 {
+		return xfOrDash(x)
+	}
+	return verdict.Figure(v.Metric, x)
 }
 
 func xfOrDash(v float64) string {
