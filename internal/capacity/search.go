@@ -14,14 +14,10 @@ import (
 	"strings"
 	"time"
 
+	"restbench/internal/engine"
 	"restbench/internal/load"
 	"restbench/internal/result"
 )
-
-// Engine generates one load; engine.Builtin (package load) is the usual one.
-type Engine interface {
-	Run(ctx context.Context, cfg load.Config) (*result.Load, error)
-}
 
 // Defaults of Options.
 const (
@@ -95,7 +91,7 @@ func (o Options) withDefaults() Options {
 // is each step's. It returns every step, and the load of the highest
 // sustained step (nil when none was). When ctx is cancelled it returns what
 // it has with ctx's error.
-func Search(ctx context.Context, eng Engine, cfg load.Config, opt Options) (*result.Capacity, *result.Load, error) {
+func Search(ctx context.Context, eng engine.Engine, cfg load.Config, opt Options) (*result.Capacity, *result.Load, error) {
 	opt = opt.withDefaults()
 	out := &result.Capacity{P99BoundMS: float64(opt.P99) / 1e6, Steps: []result.CapacityStep{}}
 	var best *result.Load
