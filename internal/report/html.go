@@ -105,10 +105,15 @@ func WriteHTML(w io.Writer, suites []*SuiteReport, cs Charts) error {
 		}
 		page = append(page, hs)
 	}
+	fs := buildFirstScreen(suites)
+	var forest template.HTML
+	if len(fs.Forest) > 0 {
+		forest = template.HTML(forestSVG(fs.Forest)) // built from escaped text (forest.go)
+	}
 	return pageTemplate.Execute(w, map[string]any{
 		"Suites": page, "Count": n, "ECharts": template.JS(echartsJS),
-		"Summary": summaryRows(suites), "SummaryIntro": verdictsIntro,
-		"SummaryCount": strings.ReplaceAll(countLine(summaryRows(suites)), "**", ""), "NoiseFloors": noiseFloorsText(suites),
+		"First": fs, "Kinds": kindTitles, "LearnedIntro": learnedIntro, "SummaryIntro": verdictsIntro,
+		"Forest": forest, "ForestCaption": forestCaption(fs), "NoiseFloors": noiseFloorsText(suites),
 	})
 }
 
@@ -235,7 +240,7 @@ func hexColor(c color.Color) string {
 	return fmt.Sprintf("#%02x%02x%02x", r>>8, g>>8, b>>8)
 }
 
-var pageTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
+var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{"stateColor": stateColor}).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -258,25 +263,49 @@ main { padding: 16px 24px; flex: 1; min-width: 0; }
 table { border-collapse: collapse; font-size: 13px; }
 th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: right; }
 th:first-child, td:first-child, td:last-child { text-align: left; }
-table.summary td { text-align: left; }
+table.summary td { text-align: left; vertical-align: top; }
+table.summary { max-width: 1100px; }
+table.summary td:first-child { min-width: 220px; }
+table.summary td:last-child { min-width: 240px; }
+table.summary td:nth-child(2), table.summary td:nth-child(3) { min-width: 130px; }
+table.summary tr.group td { background: #eef3f8; font-weight: bold; border-left: none; border-right: none; }
+table.summary td.num { text-align: right; white-space: nowrap; }
+.nv { color: #a33; font-size: 12px; }
+.note { color: #444; font-size: 13px; max-width: 1100px; }
+.learned h3 { margin: 14px 0 4px; font-size: 16px; }
+.learned .title { font-weight: normal; color: #555; font-size: 14px; }
+.learned ul { margin: 4px 0; }
+.learned .state { font-weight: bold; }
+.rest { margin: 2px 0 0 40px; color: #555; font-size: 14px; }
+figure.forest { margin: 16px 0; overflow-x: auto; }
+figure.forest figcaption { font-size: 13px; color: #444; max-width: 1100px; }
 </style>
 </head>
 <body data-charts="{{.Count}}">
 <nav>
 <strong>restbench report</strong>
-{{if .Summary}}<a href="#verdicts">Verdicts</a>
+{{if .First.Rows}}<a href="#verdicts">What was learned, verdicts</a>
 {{end}}{{range .Suites}}<a href="#{{.ID}}">{{.Title}}</a>
 {{range .Experiments}}<a class="exp" href="#{{.ID}}">{{.Title}}</a>
 {{end}}{{end}}</nav>
 <main>
-{{if .Summary}}<section id="verdicts">
-<h1>Verdicts</h1>
-<p>{{.SummaryIntro}}</p>
-<p><strong>{{.SummaryCount}}</strong></p>
-<table class="summary"><tr><th>suite</th><th>claim</th><th>whose</th><th>published</th><th>measured (interval; its coverage)</th><th>verdict</th></tr>
-{{range .Summary}}<tr><td><a href="#{{.SuiteID}}">{{.Suite}}</a></td><td><a href="#{{.ID}}">{{.Claim}}</a></td><td>{{if .Own}}restbench's check{{else}}the write-up's{{end}}</td><td>{{.Published}}</td><td>{{.Measured}}</td><td><strong>{{.Outcome}}</strong></td></tr>
-{{end}}</table>
-{{if .NoiseFloors}}<p>A/A noise floors (one run measured twice in every round):</p><ul>{{range .NoiseFloors}}<li>{{.}}</li>{{end}}</ul>{{end}}
+{{if .First.Rows}}<section id="verdicts">
+{{if .First.Learned}}<h1>What was learned</h1>
+<p class="note">{{.LearnedIntro}}</p>
+{{range .First.Learned}}<div class="learned"><h3><a href="#{{.SuiteID}}">{{.Suite}}</a> <span class="title">{{.Title}}</span></h3>
+{{if .Lines}}<ul>{{range .Lines}}<li><span class="state" style="color:{{stateColor .State}}">{{.State}}</span>: <a href="#{{.ID}}">{{.Claim}}</a>: <strong>{{.Ratio}}</strong> ({{.Interval}})</li>{{end}}</ul>{{end}}
+{{if .Rest}}<p class="rest">{{.Rest}}</p>{{end}}</div>
+{{end}}{{end}}<h1>Verdicts</h1>
+<ul class="counts">{{range .First.Counts}}<li><strong>{{.Title}}, {{.Total}}:</strong> {{range $i, $p := .Parts}}{{if $i}}, {{end}}{{$p}}{{end}}.</li>{{end}}</ul>
+{{if .Forest}}<figure class="forest">{{.Forest}}<figcaption>{{.ForestCaption}}</figcaption></figure>{{end}}
+{{if .First.Windows}}<p>Windows (how long each load ran; a short window cannot show a slow drift or a long latency):</p><ul>{{range .First.Windows}}<li>{{.}}</li>{{end}}</ul>{{end}}
+{{range $k := .Kinds}}{{$n := 0}}{{range $.First.Rows}}{{if eq .Kind $k.Kind}}{{$n = 1}}{{end}}{{end}}{{if $n}}<h2>{{$k.Title}}</h2>
+<table class="summary"><tr><th>claim</th><th>published</th><th>claim's region</th><th>state</th><th>here</th><th>interval</th><th>why (the claim's line has the full reasoning)</th></tr>
+{{range $.First.Rows}}{{if eq .Kind $k.Kind}}{{if .SuiteStart}}<tr class="group"><td colspan="7"><a href="#{{.SuiteID}}">{{.Suite}}</a></td></tr>
+{{end}}<tr><td><a href="#{{.ID}}">{{.Claim}}</a></td><td>{{.Published}}</td><td>{{.Region}}</td><td><strong style="color:{{stateColor .State}}">{{.State}}</strong></td><td class="num">{{if .Ratio}}{{.Ratio}}{{if .NotVerdict}}<br><em class="nv">not a verdict</em>{{end}}{{else}}—{{end}}</td><td class="num">{{if .Interval}}{{.Interval}}{{else}}—{{end}}</td><td>{{.Reason}}</td></tr>
+{{end}}{{end}}</table>
+{{end}}{{end}}{{if .NoiseFloors}}<p>A/A noise floors (one run measured twice in every round; a ratio between two servers inside this band is noise):</p><ul>{{range .NoiseFloors}}<li>{{.}}</li>{{end}}</ul>{{end}}
+<p class="note">How the claims are graded: {{.SummaryIntro}}</p>
 </section>
 {{end}}{{range .Suites}}<section id="{{.ID}}">
 <h1>{{.Title}}</h1>

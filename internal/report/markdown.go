@@ -25,6 +25,9 @@ type chartRef struct {
 type chartSet struct {
 	exp map[*ExperimentReport][]chartRef
 	run map[*RunReport][]chartRef
+	// forest is the forest plot's file, relative to the report folder
+	// (charts/forest.svg); "" when none was written.
+	forest string
 }
 
 // WriteMarkdown writes report.md: every verdict in one table, the
@@ -34,10 +37,11 @@ type chartSet struct {
 func WriteMarkdown(w io.Writer, suites []*SuiteReport, charts chartSet) error {
 	b := &strings.Builder{}
 	fmt.Fprintf(b, "# restbench report\n\n")
-	fmt.Fprintf(b, "Figures are medians over the successful trials of each run; ranges are min–max over those trials. ")
-	fmt.Fprintf(b, "In the tables of published figures, ratios are measured/published. See docs/report.md for how to read this page.\n\n")
-	writeVerdictSummary(b, suites)
+	fmt.Fprintf(b, "What was learned first, then every claim in one short table with its full reasoning one link away. See docs/report.md for how to read this page.\n\n")
+	writeVerdictSummary(b, suites, charts.forest)
 	writeEnvs(b, suites)
+	fmt.Fprintf(b, "Figures are medians over the successful trials of each run; ranges are min–max over those trials. ")
+	fmt.Fprintf(b, "In the tables of published figures, ratios are measured/published.\n\n")
 	for _, s := range suites {
 		writeSuite(b, s, charts)
 	}

@@ -102,6 +102,7 @@ func Build(r *Results) *SuiteReport {
 			}
 		}
 		er.Verdicts = evaluate(e, r, trials)
+		premiseRatios(er, r, trials)
 		er.Param = matrixParam(e.Runs)
 		sr.Experiments = append(sr.Experiments, er)
 	}

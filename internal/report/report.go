@@ -49,6 +49,12 @@ func WriteResults(all []*Results, out string) (*Written, error) {
 	if err != nil {
 		return nil, err
 	}
+	if rows, _ := forestRows(summaryRows(suites)); len(rows) > 0 {
+		set.forest = "charts/forest.svg"
+		if err := os.WriteFile(filepath.Join(out, set.forest), []byte(forestSVG(rows)), 0o644); err != nil {
+			return nil, err
+		}
+	}
 	for _, refs := range set.exp {
 		w.Charts += len(refs)
 	}

@@ -66,9 +66,12 @@ func TestReportFixture(t *testing.T) {
 		}
 	}
 	for _, want := range []string{
-		"**The write-ups' conclusions, 7: 1 holds, 3 inconclusive, 2 not comparable, 1 not run here (1 of the holds as a bound).**",
-		"| [mini](#suite-mini) | [single-thread JSON echo: Node faster than Go](#v-mini-single-thread-1) | 1.77× | 1.28× (1.26–1.29; min–max of 5 rounds, 93.8 %); holds as a lower bound: single-thread/node-http: client-bound in 1 of 5 rounds",
-		"| [mini](#suite-mini) | [single-thread JSON echo: Node about 1.77x faster](#v-mini-single-thread-2) | 1.77× (band 1.42–2.21×: about 1.77× ±25 %) | 1.28× (1.26–1.29; min–max of 5 rounds, 93.8 %); single-thread/node-http: client-bound in 1 of 5 rounds (the generator used 75 % of its CPU; give it more CPUs or fewer connections); its figure is a floor | **not comparable** |",
+		"- **The write-ups' conclusions, 7: 1 holds (1 as a bound), 3 inconclusive, 2 not comparable, 1 not run here.**",
+		"- holds (lower bound): [single-thread JSON echo: Node faster than Go](#v-mini-single-thread-1): 1.28× (1.26–1.29)",
+		"| [mini](#suite-mini) | [single-thread JSON echo: Node faster than Go](#v-mini-single-thread-1) | 1.77× from published rows | > 1× | **holds (lower bound)** | 1.28× | 1.26–1.29 | single-thread/node-http: client-bound in 1 of 5 rounds (the generator used 75 % of its CPU; give it more CPUs or fewer connections) |",
+		"| [mini](#suite-mini) | [single-thread JSON echo: Node about 1.77x faster](#v-mini-single-thread-2) | 1.77× from published rows | 1.42–2.21×, read from the words | **not comparable** | 1.28× *(not a verdict)* | 1.26–1.29 |",
+		"| **not run here** | — | — | needs 12 cores |",
+		"![Every graded claim: our interval against the claim's region and the published figure](charts/forest.svg)",
 		`<a id="v-mini-single-thread-1"></a>**holds (lower bound)**: single-thread JSON echo: Node faster than Go — req/s, single-thread/node-http over single-thread/go-nethttp: published 1.77×, here 1.28×`,
 		"Rule: interval of the median paired ratio above 1×.",
 		"Rule: interval of the median paired ratio inside 1.42×–2.21×.",
@@ -89,7 +92,7 @@ func TestReportFixture(t *testing.T) {
 		t.Errorf("suites %v, %d charts", w.Suites, w.Charts)
 	}
 	for _, f := range []string{"charts/mini-connections-rps-vs-connections.png", "charts/mini-connections-rps-vs-connections.svg",
-		"charts/mini-heartbeat-go-nethttp-threads-2-latency-over-time.png", "charts/mini-single-thread-node-http-cores.svg"} {
+		"charts/mini-heartbeat-go-nethttp-threads-2-latency-over-time.png", "charts/mini-single-thread-node-http-cores.svg", "charts/forest.svg"} {
 		if st, err := os.Stat(filepath.Join(out, f)); err != nil || st.Size() < 1000 {
 			t.Errorf("chart %s missing or empty: %v", f, err)
 		}

@@ -22,17 +22,30 @@ const verdictsIntro = "Every conclusion of the published write-ups, graded on th
 	"and published figures inconsistent when a published closed-loop row it rests on breaks Little's law by more than 25 %. " +
 	"docs/report.md explains every state and flag."
 
-// summaryRow is one conclusion in the opening table.
+// summaryRow is one conclusion in the opening table: its state, ratio,
+// interval and one short reason, the full reasoning one link away (ID).
 type summaryRow struct {
 	Suite, SuiteID string
 	ID             string // the anchor of the verdict's line in its section
 	Claim          string
-	Published      string
-	Measured       string
-	Outcome        string // as printed: "holds (lower bound)"
-	State, Bound   string // verdict.Outcomes' state, and "lower" or "upper" for a bound
-	Own            bool   // restbench's check, not the write-up's conclusion
+	Kind           string // "" (the write-up's), result.KindReplay or result.KindCheck
+	Published      string // the published figure and what kind of figure it is
+	Region         string // the region the claim wants the ratio in
+	State          string // as the table shows it: "holds (lower bound)", "not run as premised", …
+	Outcome, Bound string // verdict.Outcomes' state, and "lower" or "upper" for a bound
+	Ratio          string // the measured figure, "" when nothing was paired
+	Interval       string
+	Reason         string // the verdict's own reason, its first clause
+	SuiteStart     bool   // the first row of its suite in its kind's table
+	v              Verdict
 }
+
+// Pairs is how many paired rounds the row's figure rests on.
+func (r summaryRow) Pairs() int { return r.v.Pairs }
+
+// NotVerdict reports whether a measured ratio stands beside a state that
+// is no verdict (not comparable, inconclusive, …).
+func (r summaryRow) NotVerdict() bool { return r.Ratio != "" && !r.decided() }
 
 // verdictID is the anchor of a verdict's line in its experiment's section.
 func verdictID(s *SuiteReport, e *ExperimentReport, i int) string {
@@ -43,50 +56,47 @@ func summaryRows(suites []*SuiteReport) []summaryRow {
 	var rows []summaryRow
 	for _, s := range suites {
 		for _, e := range s.Experiments {
+			runs := map[string]result.RunInfo{}
+			for _, r := range e.Experiment.Runs {
+				runs[r.ID] = r
+			}
 			for i, v := range e.Verdicts {
 				if v.Kind == result.KindAA {
 					continue // a noise floor, printed beside the suite's verdicts
 				}
-				rows = append(rows, summaryRow{
-					Suite: s.Suite.Name, SuiteID: anchor(s.Suite.Name), ID: verdictID(s, e, i),
-					Claim: v.Text, Published: publishedCell(v), Measured: measuredCell(v), Outcome: outcomeCell(v), State: v.Outcome, Bound: v.Bound, Own: v.Own(),
-				})
+				given := 0.0
+				if i < len(e.Experiment.Conclusions) {
+					given = e.Experiment.Conclusions[i].Published
+				}
+				r := summaryRow{
+					Suite: s.Suite.Name, SuiteID: anchor(s.Suite.Name), ID: verdictID(s, e, i), Claim: v.Text, Kind: claimKind(v.Conclusion),
+					Published: publishedCell(v, given, runs), Region: regionText(v), State: outcomeCell(v), Outcome: v.Outcome, Bound: v.Bound,
+					Reason: shortReason(v), v: v,
+				}
+				if v.Outcome == NotRun && v.Pairs > 0 {
+					r.State = NotRunAsPremised
+				}
+				if v.Pairs > 0 {
+					r.Ratio, r.Interval = figure(v, v.Estimate), interval(v)
+					if v.From != nil {
+						r.Interval += " (" + v.From.Short() + ")"
+					}
+				}
+				rows = append(rows, r)
 			}
 		}
 	}
 	return rows
 }
 
-// publishedCell is the published ratio, the band a claim derives from it,
-// and the conclusion's note (another load, say).
-func publishedCell(v Verdict) string {
-	s := "—"
-	if v.Published != 0 {
-		s = figure(v, v.Published)
+// publishedCell is the published figure and what kind of figure it is:
+// "1.77× from the published rows", "7.00× as the text states it".
+func publishedCell(v Verdict, given float64, runs map[string]result.RunInfo) string {
+	k := publishedKind(v, given, runs)
+	if v.Published == 0 || k == pubOwn {
+		return "— (" + k + ")"
 	}
-	if v.Note != "" {
-		s += " (" + v.Note + ")"
-	}
-	return s
-}
-
-func measuredCell(v Verdict) string {
-	if v.Outcome == NotMeasured || v.Outcome == NotRun || v.Pairs == 0 {
-		return "— (" + v.Why + ")" // nothing was paired: say why
-	}
-	s := fmt.Sprintf("%s (%s; %s)", figure(v, v.Estimate), interval(v), v.Interval.Describe(v.Looks))
-	if v.From != nil {
-		s += ", " + v.From.String()
-	}
-	switch v.Outcome {
-	case NotComparable, PublishedInconsistent:
-		s += "; " + v.Why
-	case Holds:
-		if v.Bound != "" {
-			s += "; " + v.Why
-		}
-	}
-	return s
+	return figure(v, v.Published) + " " + k
 }
 
 // outcomeCell is the verdict as the table prints it: a bound says so.
@@ -124,6 +134,9 @@ func verdictDetail(v Verdict) string {
 	switch v.Outcome {
 	case NotRun:
 		fmt.Fprintf(b, "; not run here: %s.", v.Why)
+		if v.Pairs > 0 {
+			fmt.Fprintf(b, " The cells ran, short of that premise: there %s (interval %s: %s), which is not a verdict.", figure(v, v.Estimate), interval(v), v.Interval.Describe(v.Looks))
+		}
 		return b.String()
 	case NotMeasured:
 		fmt.Fprintf(b, "; here not measured: %s.", v.Why)
@@ -207,34 +220,67 @@ func xfOrDash(v float64) string {
 	return xf(v)
 }
 
-// writeVerdictSummary opens report.md with every conclusion of every suite:
-// the count by state, the write-ups' conclusions, restbench's own checks,
-// and each suite's A/A noise floor.
-func writeVerdictSummary(b *strings.Builder, suites []*SuiteReport) {
-	rows := summaryRows(suites)
-	if len(rows) == 0 {
+// writeVerdictSummary opens report.md with its first screen (firstscreen.go):
+// what was learned, the count by state, the windows, the forest plot, then
+// one short row per conclusion — the write-ups', their runtime replays,
+// restbench's own checks — and each suite's A/A noise floor.
+func writeVerdictSummary(b *strings.Builder, suites []*SuiteReport, forest string) {
+	fs := buildFirstScreen(suites)
+	if len(fs.Rows) == 0 {
 		return
 	}
-	fmt.Fprintf(b, "## Verdicts\n\n%s\n\n", verdictsIntro)
-	fmt.Fprintf(b, "%s\n\n", countLine(rows))
-	table := func(title string, own bool) {
+	if len(fs.Learned) > 0 {
+		fmt.Fprintf(b, "## What was learned\n\n%s\n\n", learnedIntro)
+		for _, l := range fs.Learned {
+			fmt.Fprintf(b, "**[%s](#%s)** — %s\n\n", cell(l.Suite), l.SuiteID, cell(l.Title))
+			for _, r := range l.Lines {
+				fmt.Fprintf(b, "- %s: [%s](#%s): %s (%s)\n", r.State, cell(r.Claim), r.ID, r.Ratio, r.Interval)
+			}
+			if l.Rest != "" {
+				if len(l.Lines) > 0 {
+					fmt.Fprintf(b, "\n")
+				}
+				fmt.Fprintf(b, "%s\n", l.Rest)
+			}
+			fmt.Fprintf(b, "\n")
+		}
+	}
+	fmt.Fprintf(b, "## Verdicts\n\n")
+	for _, c := range fs.Counts {
+		fmt.Fprintf(b, "- **%s, %s.**\n", c.Title, c)
+	}
+	fmt.Fprintf(b, "\n")
+	if forest != "" && len(fs.Forest) > 0 {
+		fmt.Fprintf(b, "%s\n\n![%s](%s)\n\n", forestCaption(fs), forestTitle, forest)
+	}
+	if len(fs.Windows) > 0 {
+		fmt.Fprintf(b, "Windows (how long each load ran; a short window cannot show a slow drift or a long latency):\n\n")
+		for _, w := range fs.Windows {
+			fmt.Fprintf(b, "- %s\n", w)
+		}
+		fmt.Fprintf(b, "\n")
+	}
+	for _, k := range kindTitles {
 		n := 0
-		for _, r := range rows {
-			if r.Own != own {
+		for _, r := range fs.Rows {
+			if r.Kind != k.Kind {
 				continue
 			}
 			if n == 0 {
-				fmt.Fprintf(b, "### %s\n\n| suite | claim | published | measured (interval; its coverage) | verdict |\n|---|---|---|---|---|\n", title)
+				fmt.Fprintf(b, "### %s\n\n| suite | claim | published | claim's region | state | here | interval | why (the claim's line has the full reasoning) |\n|---|---|---|---|---|---|---|---|\n", k.Title)
 			}
 			n++
-			fmt.Fprintf(b, "| [%s](#%s) | [%s](#%s) | %s | %s | **%s** |\n", cell(r.Suite), r.SuiteID, cell(r.Claim), r.ID, cell(r.Published), cell(r.Measured), r.Outcome)
+			ratio := firstNonEmpty(r.Ratio, "—")
+			if r.NotVerdict() {
+				ratio += " *(not a verdict)*"
+			}
+			fmt.Fprintf(b, "| [%s](#%s) | [%s](#%s) | %s | %s | **%s** | %s | %s | %s |\n", cell(r.Suite), r.SuiteID, cell(r.Claim), r.ID,
+				cell(r.Published), cell(r.Region), r.State, ratio, firstNonEmpty(r.Interval, "—"), cell(r.Reason))
 		}
 		if n > 0 {
 			fmt.Fprintf(b, "\n")
 		}
 	}
-	table("The write-ups' conclusions", false)
-	table("restbench's own checks (generator cross-checks, comparisons the write-ups' figures allow but their texts do not make)", true)
 	if floors := noiseFloors(suites); len(floors) > 0 {
 		fmt.Fprintf(b, "A/A noise floors (one run measured twice in every round; a ratio between two servers inside this band is noise):\n\n")
 		for _, f := range floors {
@@ -242,43 +288,12 @@ func writeVerdictSummary(b *strings.Builder, suites []*SuiteReport) {
 		}
 		fmt.Fprintf(b, "\n")
 	}
+	fmt.Fprintf(b, "How the claims are graded: %s\n\n", verdictsIntro)
 }
 
-// countLine counts the verdicts by state, the write-ups' and restbench's.
-func countLine(rows []summaryRow) string {
-	count := func(own bool) string {
-		n := map[string]int{}
-		total, bounds := 0, 0
-		for _, r := range rows {
-			if r.Own != own {
-				continue
-			}
-			n[r.State]++
-			total++
-			if r.Bound != "" {
-				bounds++
-			}
-		}
-		var parts []string
-		for _, o := range verdict.Outcomes {
-			if n[o] > 0 {
-				parts = append(parts, fmt.Sprintf("%d %s", n[o], o))
-			}
-		}
-		s := fmt.Sprintf("%d: %s", total, strings.Join(parts, ", "))
-		if bounds > 0 {
-			s += fmt.Sprintf(" (%d of the holds as a bound)", bounds)
-		}
-		return s
-	}
-	line := fmt.Sprintf("**The write-ups' conclusions, %s.**", count(false))
-	for _, r := range rows {
-		if r.Own {
-			return line + fmt.Sprintf(" restbench's own checks, %s.", count(true))
-		}
-	}
-	return line
-}
+// learnedIntro says where "What was learned" comes from.
+const learnedIntro = "From the verdicts alone: for each write-up, the claims whose interval lies farthest inside (holds) or outside (does not hold) the region the claim names, " +
+	"with the measured ratio and its interval; every claim is in the table under Verdicts, and its line in the suite's section gives the full reasoning."
 
 // noiseFloorsText is noiseFloors without the Markdown links, for HTML.
 func noiseFloorsText(suites []*SuiteReport) []string {

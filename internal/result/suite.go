@@ -29,6 +29,10 @@ type Suite struct {
 	File        string       `json:"file"`
 	Scale       string       `json:"scale"`
 	Experiments []Experiment `json:"experiments"`
+
+	// PublishedWindow is how long the write-up's loads ran, in its words
+	// ("20 s (wrk -d 20s)"): the report states it beside the windows here.
+	PublishedWindow string `json:"published_window,omitempty"`
 }
 
 // Why an experiment stopped adding rounds (Experiment.Stopped).
@@ -131,6 +135,10 @@ const (
 	KindConclusion = "conclusion"
 	KindCheck      = "check"
 	KindAA         = "aa"
+	// KindReplay is a write-up's conclusion graded again on another
+	// runtime (the runtimes suite): counted apart, never as a second
+	// conclusion of the write-up.
+	KindReplay = "replay"
 )
 
 // Requires is what a claim's argument needs of every run it compares.

@@ -59,6 +59,9 @@ func (f *file) source() string {
 type source struct {
 	WriteUp yamlfile.Name `yaml:"write_up"`
 	URL     yamlfile.Name `yaml:"url"`
+	// Window is how long the write-up's loads ran, in its words: "20 s
+	// (wrk -d 20s)", "1,000,000 requests (ab -n)".
+	Window yamlfile.Text `yaml:"window"`
 }
 
 func (s *source) UnmarshalYAML(n *yaml.Node) error {
@@ -431,8 +434,8 @@ func (c *conclusion) UnmarshalYAML(n *yaml.Node) error {
 		return yamlfile.Errorf(c.at("claim"), "claim", "%q is not one of %s", c.Claim, strings.Join(result.Claims, ", "))
 	case trend && len(c.Points) < 2:
 		return yamlfile.Errorf(n, "points", "a %s claim needs two or more points ({x: 100, a: RUN, b: RUN}; b optional)", c.Claim)
-	case c.Kind != "" && c.Kind != result.KindConclusion && c.Kind != result.KindCheck:
-		return yamlfile.Errorf(c.at("kind"), "kind", "%q is not one of %s (the write-up's) or %s (restbench's own)", c.Kind, result.KindConclusion, result.KindCheck)
+	case c.Kind != "" && c.Kind != result.KindConclusion && c.Kind != result.KindCheck && c.Kind != result.KindReplay:
+		return yamlfile.Errorf(c.at("kind"), "kind", "%q is not one of %s (the write-up's), %s (restbench's own) or %s (a write-up's claim graded again on another runtime)", c.Kind, result.KindConclusion, result.KindCheck, result.KindReplay)
 	case !trend && c.A == "":
 		return yamlfile.Errorf(n, "conclusions", "each needs text, metric, a and b (run ids; b may be left out of a band on one run's own figure)")
 	case !trend && c.B == "" && c.Claim != result.ClaimBand:

@@ -93,6 +93,7 @@ func readSuite(path, scale string, opt Options) (*Suite, error) {
 	}
 	s := &Suite{Name: f.Name.V, Title: f.Title.V, Source: f.source(), File: path, Scale: scale, Runs: chosen}
 	info.Name, info.Title, info.Source, info.File, info.Scale = s.Name, s.Title, s.Source, s.File, s.Scale
+	info.PublishedWindow = f.Source.Window.V
 	s.Info = info
 	return s, nil
 }

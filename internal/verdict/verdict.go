@@ -86,6 +86,9 @@ type Verdict struct {
 	// Why says what is missing when the outcome is not holds or does not
 	// hold, or why it holds only as a bound.
 	Why string
+	// RegionLo and RegionHi bound the region the claim wants the ratio (or
+	// a single run's figure) in: 0 and +Inf for an open side.
+	RegionLo, RegionHi float64
 }
 
 // PointValue is one point of a trend: the published and the measured
@@ -149,7 +152,7 @@ func Evaluate(c result.Conclusion, runs map[string]result.RunInfo, trials map[st
 		v.Tolerance = DefaultTolerance
 	}
 	lo, hi := region(v.Conclusion)
-	v.Rule = rule(v.Conclusion, lo, hi)
+	v.Rule, v.RegionLo, v.RegionHi = rule(v.Conclusion, lo, hi), lo, hi
 	if why := unmet(c, trials); why != "" {
 		v.Outcome, v.Why = NotRun, why
 		return v
