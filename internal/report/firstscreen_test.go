@@ -269,3 +269,51 @@ func TestRegionText(t *testing.T) {
 		}
 	}
 }
+
+// TestPremiseRatios: a claim whose cells ran short of its premise (one
+// core where it needs four) reads "not run as premised", with the ratio
+// the cells measured beside it as no verdict; a claim whose cells did not
+// run stays "not run here", with no ratio.
+func TestPremiseRatios(t *testing.T) {
+	trials := func(rps float64, status string) []result.Trial {
+		var out []result.Trial
+		for k := 1; k <= 5; k++ {
+			tr := result.Trial{Trial: k, Round: k, Status: status, Placement: result.Placement{ServerCPUs: "1"}}
+			if status == result.StatusOK {
+				tr.Load = &result.Load{Stats: result.Stats{RPS: rps + float64(k)}}
+			} else {
+				tr.Error = "needs 6 cores (2 usable)"
+			}
+			out = append(out, tr)
+		}
+		return out
+	}
+	needs4 := &result.Requires{MinCores: 4}
+	for _, c := range []struct {
+		name   string
+		status string // of the a side's trials
+		state  string
+		ratio  string
+	}{
+		{"the cells ran on one core", result.StatusOK, NotRunAsPremised, "2.00×"},
+		{"the cells did not run", result.StatusNotRun, NotRun, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := result.Experiment{Name: "x", Runs: []result.RunInfo{{ID: "x/go", Trials: 5}, {ID: "x/node", Trials: 5}},
+				Conclusions: []result.Conclusion{{Text: "Go uses parallelism", Metric: "rps", A: "x/go", B: "x/node", Requires: needs4}}}
+			r := &Results{Suite: result.Suite{Name: "s", Experiments: []result.Experiment{e}},
+				Trials: map[string][]result.Trial{"x/go": trials(2000, c.status), "x/node": trials(1000, result.StatusOK)}}
+			fs := buildFirstScreen([]*SuiteReport{Build(r)})
+			if len(fs.Rows) != 1 {
+				t.Fatalf("rows %+v", fs.Rows)
+			}
+			row := fs.Rows[0]
+			if row.State != c.state || row.Ratio != c.ratio || row.NotVerdict() != (c.ratio != "") {
+				t.Errorf("state %q ratio %q (not a verdict: %v), want %q %q", row.State, row.Ratio, row.NotVerdict(), c.state, c.ratio)
+			}
+			if !strings.HasPrefix(row.Reason, "needs ") {
+				t.Errorf("reason %q, want the premise the cells missed", row.Reason)
+			}
+		})
+	}
+}

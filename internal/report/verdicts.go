@@ -73,9 +73,6 @@ func summaryRows(suites []*SuiteReport) []summaryRow {
 					Published: publishedCell(v, given, runs), Region: regionText(v), State: outcomeCell(v), Outcome: v.Outcome, Bound: v.Bound,
 					Reason: shortReason(v), v: v,
 				}
-				if v.Outcome == NotRun && v.Pairs > 0 {
-					r.State = NotRunAsPremised
-				}
 				if v.Pairs > 0 {
 					r.Ratio, r.Interval = figure(v, v.Estimate), interval(v)
 					if v.From != nil {
@@ -99,10 +96,15 @@ func publishedCell(v Verdict, given float64, runs map[string]result.RunInfo) str
 	return figure(v, v.Published) + " " + k
 }
 
-// outcomeCell is the verdict as the table prints it: a bound says so.
+// outcomeCell is the verdict's state as the report prints it: a bound
+// says so, and "not run here" whose cells ran short of the claim's premise
+// reads "not run as premised".
 func outcomeCell(v Verdict) string {
-	if v.Outcome == Holds && v.Bound != "" {
+	switch {
+	case v.Outcome == Holds && v.Bound != "":
 		return "holds (" + v.Bound + " bound)"
+	case v.Outcome == NotRun && v.Pairs > 0:
+		return NotRunAsPremised
 	}
 	return v.Outcome
 }
@@ -133,10 +135,12 @@ func verdictDetail(v Verdict) string {
 	}
 	switch v.Outcome {
 	case NotRun:
-		fmt.Fprintf(b, "; not run here: %s.", v.Why)
 		if v.Pairs > 0 {
-			fmt.Fprintf(b, " The cells ran, short of that premise: there %s (interval %s: %s), which is not a verdict.", figure(v, v.Estimate), interval(v), v.Interval.Describe(v.Looks))
+			fmt.Fprintf(b, "; not graded: %s. The cells ran short of that premise: there %s (interval %s: %s), which is not a verdict.",
+				v.Why, figure(v, v.Estimate), interval(v), v.Interval.Describe(v.Looks))
+			return b.String()
 		}
+		fmt.Fprintf(b, "; not run here: %s.", v.Why)
 		return b.String()
 	case NotMeasured:
 		fmt.Fprintf(b, "; here not measured: %s.", v.Why)
