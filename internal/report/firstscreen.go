@@ -222,8 +222,8 @@ func claimKind(c result.Conclusion) string {
 }
 
 // windowLine states a suite's windows here against the published ones:
-// "dotchev-echo: here 1–1.5 s (median 1.5 s) (standard scale); published:
-// 20 s (wrk -d 20s)".
+// "dotchev-echo: here 1–1.5 s, median 1.5 s, at standard scale;
+// published: 20 s (wrk -d 20s)".
 func windowLine(s *SuiteReport) string {
 	var ds []float64
 	for _, e := range s.Experiments {
@@ -241,13 +241,13 @@ func windowLine(s *SuiteReport) string {
 	sp := spreadOf(ds)
 	here := seconds(sp.Median)
 	if seconds(sp.Min) != seconds(sp.Max) {
-		here = fmt.Sprintf("%s–%s (median %s)", strings.TrimSuffix(seconds(sp.Min), " s"), seconds(sp.Max), here)
+		here = fmt.Sprintf("%s–%s, median %s", strings.TrimSuffix(seconds(sp.Min), " s"), seconds(sp.Max), here)
 	}
 	pub := "not recorded in the suite (its source: window)"
 	if w := s.Suite.PublishedWindow; w != "" {
 		pub = w
 	}
-	return fmt.Sprintf("%s: here %s (%s scale); published: %s", s.Suite.Name, here, firstNonEmpty(s.Suite.Scale, s.Env.Scale, "unknown"), pub)
+	return fmt.Sprintf("%s: here %s, at %s scale; published: %s", s.Suite.Name, here, firstNonEmpty(s.Suite.Scale, s.Env.Scale, "unknown"), pub)
 }
 
 // seconds prints a window: 1.5 s, 20 s, 0.25 s.

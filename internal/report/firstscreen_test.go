@@ -317,3 +317,34 @@ func TestPremiseRatios(t *testing.T) {
 		})
 	}
 }
+
+// TestWindowLine: each suite states its windows here against the
+// published ones.
+func TestWindowLine(t *testing.T) {
+	run := func(ds ...float64) *RunReport {
+		r := &RunReport{}
+		for _, d := range ds {
+			r.OK = append(r.OK, measured{trial: &result.Trial{Load: &result.Load{DurationS: d}}})
+		}
+		return r
+	}
+	for _, c := range []struct {
+		name, window string
+		runs         []*RunReport
+		want         string
+	}{
+		{"one length", "20 s (wrk -d 20s)", []*RunReport{run(1.5, 1.5), run(1.5)},
+			"s: here 1.5 s, at standard scale; published: 20 s (wrk -d 20s)"},
+		{"lengths that vary", "50,000 requests (ab -n 50000)", []*RunReport{run(0.17, 1.7), run(3.03)},
+			"s: here 0.17–3.03 s, median 1.7 s, at standard scale; published: 50,000 requests (ab -n 50000)"},
+		{"no published window", "", []*RunReport{run(1)},
+			"s: here 1 s, at standard scale; published: not recorded in the suite (its source: window)"},
+		{"nothing measured", "20 s", []*RunReport{run()}, ""},
+	} {
+		s := &SuiteReport{Suite: result.Suite{Name: "s", Scale: "standard", PublishedWindow: c.window},
+			Experiments: []*ExperimentReport{{Runs: c.runs}}}
+		if got := windowLine(s); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}

@@ -49,7 +49,10 @@ func forestRows(rows []summaryRow) (out []forestRow, single int) {
 func forestCaption(fs firstScreen) string {
 	s := fmt.Sprintf("Every graded claim, %d: our interval as a bar (filled: a verdict; hollow: a ratio that is no verdict), the median as a tick, "+
 		"the published figure as ◇, the region the claim names shaded green; ratios on a log scale, 1× dashed.", len(fs.Forest))
-	if fs.Unplotted > 0 {
+	switch {
+	case fs.Unplotted == 1:
+		s += " 1 claim on one run's own figure (CPU %, MiB) is no ratio: it is in the table, not the plot."
+	case fs.Unplotted > 1:
 		s += fmt.Sprintf(" %d claims on one run's own figure (CPU %%, MiB) are no ratios: they are in the table, not the plot.", fs.Unplotted)
 	}
 	return s

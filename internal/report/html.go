@@ -261,6 +261,7 @@ main { padding: 16px 24px; flex: 1; min-width: 0; }
 .item { margin: 16px 0; }
 .verdicts { background: #fbf7e6; padding: 8px 24px; }
 table { border-collapse: collapse; font-size: 13px; }
+section section > table { display: block; max-width: 100%; overflow-x: auto; } /* a wide measured table scrolls by itself, not the page */
 th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: right; }
 th:first-child, td:first-child, td:last-child { text-align: left; }
 table.summary td { text-align: left; vertical-align: top; }
