@@ -15,6 +15,7 @@ import (
 	"restbench/internal/capacity"
 	"restbench/internal/impl"
 	"restbench/internal/result"
+	"restbench/internal/verdict"
 )
 
 // TestRealSuites loads the five suite files at every scale, against the real
@@ -431,4 +432,66 @@ func languages(t *testing.T) map[string]string {
 		t.Fatal(err)
 	}
 	return m.Languages()
+}
+
+// TestPublishedRowsByModel checks every published row of the real suites by
+// the model of the load that measured it: only a wrk row whose mean breaks
+// Little's law is off, and then only its mean; ab's rows are derived; no
+// row's req/s, a count over a clock, is ever what is off.
+func TestPublishedRowsByModel(t *testing.T) {
+	files, err := filepath.Glob("../../suites/*.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	states := map[string]string{}
+	for _, f := range files {
+		s, err := Load(f, Options{Scale: "full", Languages: languages(t)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range s.Info.Experiments {
+			for _, r := range e.Runs {
+				if len(r.Published) > 0 && r.PublishedLoad == nil {
+					t.Errorf("%s: published figures without published_load", r.ID)
+				}
+				c, ok := verdict.CheckPublished(r)
+				if !ok {
+					continue
+				}
+				if c.Breaks == "rps" {
+					t.Errorf("%s: req/s called off (%s)", r.ID, c.Why)
+				}
+				if c.State != verdict.RowConsistent {
+					states[r.ID] = c.State
+				}
+			}
+		}
+	}
+	want := map[string]string{
+		// 11,614 requests in 20.03 s × 25.13 ms = 14.6 in flight on wrk's 10.
+		"quota-1cpu/go-nethttp GOMAXPROCS=4": verdict.RowMeanOff,
+		// 256,084 in 20.10 s × 1.09 ms = 13.9 on 10.
+		"all-cores/go-nethttp GOMAXPROCS=cores": verdict.RowMeanOff,
+		"sum/go-chi THREADS=8": verdict.RowDerived, "sum/node-express pm2 x8": verdict.RowDerived,
+		"sum/go-chi": verdict.RowDerived, "sum/node-express": verdict.RowDerived, "sum/node-express pm2": verdict.RowDerived,
+		"sum-ab/go-chi": verdict.RowDerived, "sum-ab/node-express": verdict.RowDerived,
+		"hello/node-fastify c=100": verdict.RowDerived, "hello/node-fastify c=500": verdict.RowDerived,
+		"hello/go-fasthttp c=100": verdict.RowDerived, "hello/go-fasthttp c=500": verdict.RowDerived,
+	}
+	// heysphere (a): wrk2 without a published rate, so its backlog is not bounded.
+	for _, c := range []string{"10", "100", "500", "1000"} {
+		for _, impl := range []string{"node-express", "go-gorilla"} {
+			want["closed-loop/"+impl+" c="+c] = verdict.RowUnbounded
+		}
+	}
+	for id, st := range states {
+		if want[id] != st {
+			t.Errorf("%s: %s, want %q", id, st, want[id])
+		}
+	}
+	for id, st := range want {
+		if states[id] != st {
+			t.Errorf("%s: %q, want %s", id, states[id], st)
+		}
+	}
 }
