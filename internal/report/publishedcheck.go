@@ -65,7 +65,7 @@ func checkText(c verdict.PublishedCheck) string {
 	case verdict.RowAboveRate:
 		return c.State + ": an open loop cannot achieve more than it offers; claims on achieved are graded on our runs alone"
 	case verdict.RowUnbounded:
-		return c.State + ": waiting requests count, and without the published rate and window nothing bounds them"
+		return c.State + ": requests waiting for a connection count, and the write-up gives no rate, or no window, to bound them"
 	}
 	if c.Model == result.ModelOpen && c.Bound > 0 {
 		return fmt.Sprintf("%s: within the connections plus the backlog the rate can build (%s)", c.State, num(c.Bound))
