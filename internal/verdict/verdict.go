@@ -17,10 +17,11 @@
 // Before the interval counts, the runs must carry the claim: a run flagged
 // behind-schedule, connection-bound, censored... (validity.go) makes the
 // claim not comparable, unless the flag biases the ratio against the claim
-// and the claim holds all the same (a bound); a published closed-loop row
-// that breaks Little's law makes it "published figures inconsistent"; a
-// premise in cores or requests in flight the runs do not meet makes it "not
-// run here".
+// and the claim holds all the same (a bound); a published row whose figure
+// for the claim's metric breaks the model of the load that measured it
+// (published.go: a closed loop's mean off Little's law) makes it "published
+// figures inconsistent", with our own grade beside it; a premise in cores
+// or requests in flight the runs do not meet makes it "not run here".
 package verdict
 
 import (
