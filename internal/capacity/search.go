@@ -30,6 +30,11 @@ const (
 	// 511) is retransmitted after 1 s; with less warm-up such a connection
 	// would complete nothing in the window and fail the step as stalled.
 	SuiteWarmup = 1500 * time.Millisecond
+	// SmallBacklog is the smallest listen backlog a server runs with by
+	// default (OSX's kern.ipc.somaxconn; Node's 511 and Linux's 4096 are
+	// larger): a step on no more connections cannot overflow it, and needs
+	// no SuiteWarmup (MinWarmup).
+	SmallBacklog = 128
 	// StallEvidence is how many requests each connection must have been due
 	// in a step before one that completed nothing counts as stalled: the
 	// open loop hands arrivals to the connection idle longest, so each gets
@@ -50,6 +55,16 @@ const (
 	// more, and falls short of MinAchieved too.
 	MissedShare = 0.001
 )
+
+// MinWarmup is the least warm-up of a suite's search step on conns
+// connections: SuiteWarmup where opening them all at once may overflow an
+// accept queue, none where they fit the smallest default backlog.
+func MinWarmup(conns int) time.Duration {
+	if conns <= SmallBacklog {
+		return 0
+	}
+	return SuiteWarmup
+}
 
 // Options steer a search. Zero values take the defaults above.
 type Options struct {

@@ -159,18 +159,24 @@ func timelineRequests(l *result.Load) int64 {
 }
 
 // TestMergeRequestCounts: with -n the generators' windows end apart; the
-// merged rate is the whole over the span.
+// merged rate is the whole over the span they took, never over a duration
+// cap they did not reach (the suites set requests with a cap).
 func TestMergeRequestCounts(t *testing.T) {
-	in := twoGenerators(t, 0, func(c *load.Config) { c.Duration, c.MaxRequests = 0, 300 })
-	m, err := Loads(in, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if m.Requests != 600 || m.Settings.MaxRequests != 600 {
-		t.Errorf("%d requests, -n %d; want 600, 600", m.Requests, m.Settings.MaxRequests)
-	}
-	if longest := max(in[0].DurationS, in[1].DurationS); m.DurationS < longest {
-		t.Errorf("merged window %.3f s, shorter than a generator's %.3f s", m.DurationS, longest)
+	for _, limit := range []time.Duration{0, 20 * time.Second} {
+		in := twoGenerators(t, 0, func(c *load.Config) { c.Duration, c.MaxRequests = limit, 300 })
+		m, err := Loads(in, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Requests != 600 || m.Settings.MaxRequests != 600 {
+			t.Errorf("cap %v: %d requests, -n %d; want 600, 600", limit, m.Requests, m.Settings.MaxRequests)
+		}
+		if longest := max(in[0].DurationS, in[1].DurationS); m.DurationS < longest || m.DurationS >= 10 {
+			t.Errorf("cap %v: merged window %.3f s; want the span of the generators' (the longest %.3f s), not the cap", limit, m.DurationS, longest)
+		}
+		if want := float64(m.Responses) / m.DurationS; math.Abs(m.RPS-want) > 1e-6*want {
+			t.Errorf("cap %v: req/s %.1f, want %d / %.3f s", limit, m.RPS, m.Responses, m.DurationS)
+		}
 	}
 }
 

@@ -43,8 +43,12 @@ type htmlExperiment struct {
 	AccNote    string
 	CostHeader []string
 	CostRows   [][]string
-	Inside     []string // what the servers said about themselves (runtimeLines)
-	Charts     []snippet
+	// The published rows checked by their load's model (publishedcheck.go).
+	PubIntro  string
+	PubHeader []string
+	PubRows   [][]string
+	Inside    []string // what the servers said about themselves (runtimeLines)
+	Charts    []snippet
 }
 
 type htmlSuite struct {
@@ -92,6 +96,9 @@ func WriteHTML(w io.Writer, suites []*SuiteReport, cs Charts) error {
 				he.CostHeader = costHeader
 			}
 			he.Inside = runtimeLines(e)
+			if he.PubRows = publishedCheckRows(e); he.PubRows != nil {
+				he.PubIntro, he.PubHeader = publishedChecksIntro, publishedChecksHeader
+			}
 			if he.AccRows = accountingRows(e); he.AccRows != nil {
 				he.AccHeader, he.AccNote = accountingHeader, listenNote(e)
 			}
@@ -322,6 +329,10 @@ figure.forest figcaption { font-size: 13px; color: #444; max-width: 1100px; }
 {{end}}{{if .CostRows}}<p>Server CPU cost</p>
 <table><tr>{{range .CostHeader}}<th>{{.}}</th>{{end}}</tr>
 {{range .CostRows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</table>
+{{end}}{{if .PubRows}}<p>{{.PubIntro}}</p>
+<table><tr>{{range .PubHeader}}<th>{{.}}</th>{{end}}</tr>
+{{range .PubRows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
 {{end}}</table>
 {{end}}{{if .Inside}}<p>From inside the servers:</p><ul>{{range .Inside}}<li>{{.}}</li>{{end}}</ul>
 {{end}}{{if .AccRows}}<p>Load accounting</p>

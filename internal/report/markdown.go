@@ -209,38 +209,34 @@ func writePublished(b *strings.Builder, e *ExperimentReport) {
 			if f.Ratio() != 0 {
 				rt = ratio(f.Ratio())
 			}
-			fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s |\n", cell(r.label()), cell(metricLabel(f.Key)), num(f.Published), med(f.Measured), rng(f.Measured), rt)
+			fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s |\n", cell(r.label()), cell(publishedMetricLabel(r.Info, f.Key)), num(f.Published), med(f.Measured), rng(f.Measured), rt)
 		}
 	}
 	fmt.Fprintf(b, "\n")
 	writePublishedLittle(b, e)
 }
 
-// writePublishedLittle checks every published closed-loop row with Little's
-// law, as the load accounting checks ours: req/s × mean latency is the
-// requests in flight, which a closed loop keeps at its connections.
+// writePublishedLittle checks every published row by the model of the load
+// that measured it (verdict.CheckPublished), as the load accounting checks
+// ours: Little's law for a closed loop, achieved ≤ offered and the backlog
+// for an open one.
 func writePublishedLittle(b *strings.Builder, e *ExperimentReport) {
-	header := false
-	for _, r := range e.Runs {
-		inFlight, ratio, ok := verdict.PublishedLittle(r.Info)
-		if !ok {
-			continue
-		}
-		if !header {
-			fmt.Fprintf(b, "Little's law on the published closed-loop rows (req/s × mean latency = requests in flight, which must equal the connections; off by more than %.0f %%: inconsistent, and claims resting on the row are graded \"published figures inconsistent\"):\n\n", 100*verdict.PublishedLittleTolerance)
-			fmt.Fprintf(b, "| run | published req/s | published mean ms | in flight | connections | in flight / connections | check |\n|---|---:|---:|---:|---:|---:|---|\n")
-			header = true
-		}
-		check := "consistent"
-		if math.Abs(ratio-1) > verdict.PublishedLittleTolerance {
-			check = "**inconsistent**"
-		}
-		fmt.Fprintf(b, "| %s | %s | %s | %s | %d | %s | %s |\n", cell(r.label()), num(r.Info.Published["rps"]), num(r.Info.Published["latency_mean_ms"]),
-			num(inFlight), r.Info.Connections, ratio2(ratio), check)
+	rows := publishedCheckRows(e)
+	if len(rows) == 0 {
+		return
 	}
-	if header {
-		fmt.Fprintf(b, "\n")
+	fmt.Fprintf(b, "%s\n\n", publishedChecksIntro)
+	fmt.Fprintf(b, "| %s |\n|---|---|---:|---:|---:|---:|---:|---|\n", strings.Join(publishedChecksHeader, " | "))
+	for _, row := range rows {
+		for i := range row {
+			row[i] = cell(row[i])
+		}
+		if strings.HasPrefix(row[len(row)-1], verdict.RowMeanOff) || strings.HasPrefix(row[len(row)-1], verdict.RowAboveRate) {
+			row[len(row)-1] = "**" + strings.Replace(row[len(row)-1], ":", ":**", 1)
+		}
+		fmt.Fprintf(b, "| %s |\n", strings.Join(row, " | "))
 	}
+	fmt.Fprintf(b, "\n")
 }
 
 func ratio2(v float64) string { return strconv.FormatFloat(v, 'g', 3, 64) + "×" }

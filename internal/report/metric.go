@@ -77,6 +77,7 @@ func (s Spread) RelSpread() float64 {
 // Metric labels for the tables; keys not listed are shown as they are.
 var metricLabels = map[string]string{
 	"rps":              "req/s",
+	"duration_s":       "window (s)",
 	"latency_mean_ms":  "latency mean (ms)",
 	"latency_stdev_ms": "latency stdev (ms)",
 	"latency_max_ms":   "latency max (ms)",

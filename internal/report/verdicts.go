@@ -19,7 +19,8 @@ const verdictsIntro = "Every conclusion of the published write-ups, graded on th
 	"and is inconclusive while it straddles a boundary or covers less than 90 %. " +
 	"It is not comparable when a run it rests on did not do what the claim needs (a validity flag: behind-schedule, connection-bound, censored, …), " +
 	"unless the flag can only push the ratio towards the claim's boundary and it holds all the same (\"holds as a lower bound\"); " +
-	"and published figures inconsistent when a published closed-loop row it rests on breaks Little's law by more than 25 %. " +
+	"and published figures inconsistent when the published figure it rests on breaks the model of the load that measured it " +
+	"(a closed loop's mean off Little's law by more than 25 %; req/s, a count over a clock, never), its sentence graded on our runs beside it. " +
 	"docs/report.md explains every state and flag."
 
 // summaryRow is one conclusion in the opening table: its state, ratio,
@@ -160,6 +161,10 @@ func verdictDetail(v Verdict) string {
 		fmt.Fprintf(b, " Holds as a%s bound: %s.", map[string]string{"lower": " lower", "upper": "n upper"}[v.Bound], strings.TrimPrefix(strings.TrimPrefix(v.Why, "holds as a lower bound: "), "holds as an upper bound: "))
 	case v.Outcome != Holds && v.Outcome != DoesNotHold && v.Why != "":
 		fmt.Fprintf(b, " %s: %s.", strings.ToUpper(v.Outcome[:1])+v.Outcome[1:], v.Why)
+	case v.Why != "":
+		// A bound that does not hold, or a flag that is the published
+		// condition (verdict.Break.AsPublished): said beside the verdict.
+		fmt.Fprintf(b, " %s.", strings.ToUpper(v.Why[:1])+v.Why[1:])
 	}
 	return b.String()
 }

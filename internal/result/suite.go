@@ -85,7 +85,49 @@ type RunInfo struct {
 	// with it (verdict.PublishedLittle).
 	Connections int  `json:"connections,omitempty"`
 	OpenLoop    bool `json:"open_loop,omitempty"`
+	// PublishedLoad is the load the write-up measured Published with: which
+	// checks the published figures can take (verdict.CheckPublished), and
+	// which of our flags are the published condition rather than a fault.
+	PublishedLoad *PublishedLoad `json:"published_load,omitempty"`
 }
+
+// The models of a published load (PublishedLoad.Model).
+const (
+	// ModelClosed: every connection sends its next request when the last
+	// one returns (wrk, ab, autocannon): req/s × mean latency = connections.
+	ModelClosed = "closed"
+	// ModelOpen: requests are due at a constant rate and each is timed from
+	// when it was due (wrk2 -R): req/s is at most the rate, and the mean
+	// counts the wait for a busy connection.
+	ModelOpen = "open"
+)
+
+// PublishedLoad is the load generator and model a write-up's table was
+// measured with (a suite's published_load:, docs/suites.md).
+type PublishedLoad struct {
+	Tool  string `json:"tool"`  // wrk, wrk2, ab, autocannon, …
+	Model string `json:"model"` // ModelClosed or ModelOpen
+	// Connections is the write-up's connection count (ab -c, wrk -c), which
+	// Little's law checks a closed-loop row against: the suite's, or the
+	// run's own before a scale capped it.
+	Connections int `json:"connections,omitempty"`
+	// Rate is the offered req/s of an open loop, where the write-up gives
+	// it (wrk2 -R); 0: not published.
+	Rate float64 `json:"rate,omitempty"`
+	// DurationS is the published window in seconds (wrk -d); 0: not
+	// published.
+	DurationS float64 `json:"duration_s,omitempty"`
+	// Saturated says the published rate sat at or above what the cells'
+	// connections and servers carry, so the published rows themselves fell
+	// behind and queued requests in the generator: behind-schedule and
+	// connection-bound are the published condition, not a fault of ours.
+	Saturated bool `json:"saturated,omitempty"`
+}
+
+// Derived reports whether the tool prints the mean latency as concurrency
+// ÷ req/s (ab's "Time per request"), so that Little's law holds for the row
+// by construction and checks nothing.
+func (p *PublishedLoad) Derived() bool { return p != nil && p.Tool == "ab" }
 
 // Conclusion is one published claim the report grades: what is compared
 // (run A against run B, or how A/B moves over Points), on which metric, and

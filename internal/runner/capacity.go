@@ -17,7 +17,7 @@ import (
 func (r *Runner) rateOf(ctx context.Context, run suite.Run, n int) (float64, *result.RateFrom, error) {
 	from := &result.RateFrom{Run: run.RateOf, Fraction: run.RateFraction, Method: result.RateFromClosedLoop}
 	if run.RateSearch {
-		found, err := r.search(ctx, run.RateOf, n)
+		found, err := r.search(ctx, run.RateOf, n, run.RateSearchOnce)
 		if found != nil {
 			from.Method, from.CapacityRPS, from.Search = result.RateFromSearch, found.CapacityRPS, found
 		}
@@ -41,14 +41,19 @@ type searched struct {
 }
 
 // search is the open-loop capacity of run id in round n. It is searched
-// once per round, the first time a trial of the round needs it, against a
+// once per round (with rate_search: once, once for the whole run of the
+// suite), the first time a trial needs it, against a
 // fresh server of run id placed as that run's trials are, with that run's
 // connections, request and duration per step, and its warm-up or
-// capacity.SuiteWarmup, the longer; every trial of the
+// capacity.SuiteWarmup, the longer, where its connections could overflow a
+// default accept queue; every trial of the
 // round that takes its rate from it (in any experiment) then offers the same
 // rate.
-func (r *Runner) search(ctx context.Context, id string, n int) (*result.Capacity, error) {
+func (r *Runner) search(ctx context.Context, id string, n int, once bool) (*result.Capacity, error) {
 	key := fmt.Sprintf("%s round %d", id, n)
+	if once {
+		key = id + " once"
+	}
 	if s, ok := r.searches[key]; ok {
 		return s.found, s.err
 	}
@@ -64,7 +69,7 @@ func (r *Runner) search(ctx context.Context, id string, n int) (*result.Capacity
 	}
 	opt := r.opt.Search
 	if opt.MinWarmup == 0 {
-		opt.MinWarmup = capacity.SuiteWarmup
+		opt.MinWarmup = capacity.MinWarmup(ref.Load.Connections)
 	}
 	se := &searchEngine{eng: eng, opt: opt}
 	r.logf("round %d: searching the open-loop capacity of %s", n, id)

@@ -14,7 +14,7 @@ import (
 // TestRateFromSearch runs two experiments whose rates are half the
 // open-loop capacity of one run, searched once per round against a real
 // server: every trial records the search it took its rate from, and both
-// experiments share round k's search.
+// experiments share round k's search. A third searches once for the run.
 func TestRateFromSearch(t *testing.T) {
 	dir := t.TempDir()
 	m := testManifest(t, dir)
@@ -25,8 +25,11 @@ func TestRateFromSearch(t *testing.T) {
 	a.RateOf, a.RateFraction, a.RateSearch = "a/test-ok", 0.5, true
 	b := testRun("b/test-ok", "test-ok", 2, 200*time.Millisecond)
 	b.RateOf, b.RateFraction, b.RateSearch = "a/test-ok", 0.5, true
+	// rate_search: once: one search of its own for the whole run.
+	c := testRun("c/test-ok", "test-ok", 2, 200*time.Millisecond)
+	c.RateOf, c.RateFraction, c.RateSearch, c.RateSearchOnce = "a/test-ok", 0.5, true, true
 	var log strings.Builder
-	o, err := Run(context.Background(), testSuite(a, b), Options{Manifest: m, Out: filepath.Join(dir, "results"), Log: &log, ReadyTimeout: 10 * time.Second,
+	o, err := Run(context.Background(), testSuite(a, b, c), Options{Manifest: m, Out: filepath.Join(dir, "results"), Log: &log, ReadyTimeout: 10 * time.Second,
 		// Up from 100 req/s by doubling: a short seed, or a step down, can
 		// find nothing while a busy machine stalls the server's core.
 		Search: capacity.Options{Start: 100, Factor: 2, MaxSteps: 14, Pause: 100 * time.Millisecond, MinWarmup: time.Millisecond}})
@@ -34,17 +37,21 @@ func TestRateFromSearch(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Log("\n" + log.String())
-	if o.OK != 4 {
-		for _, id := range []string{"a/test-ok", "b/test-ok"} {
+	if o.OK != 6 {
+		for _, id := range []string{"a/test-ok", "b/test-ok", "c/test-ok"} {
 			for n := 1; n <= 2; n++ {
 				tr := readTrial(t, o.Dir, id, n)
 				t.Logf("%s round %d: %s %s", id, n, tr.Status, tr.Error)
 			}
 		}
-		t.Fatalf("ok %d failed %d, want 4 ok", o.OK, o.Failed)
+		t.Fatalf("ok %d failed %d, want 6 ok", o.OK, o.Failed)
 	}
-	if n := strings.Count(log.String(), "searching the open-loop capacity of a/test-ok"); n != 2 {
-		t.Errorf("%d searches, want one per round (2)", n)
+	if n := strings.Count(log.String(), "searching the open-loop capacity of a/test-ok"); n != 3 {
+		t.Errorf("%d searches, want one per round (2) and one for rate_search: once", n)
+	}
+	c1, c2 := readTrial(t, o.Dir, "c/test-ok", 1).RateFrom, readTrial(t, o.Dir, "c/test-ok", 2).RateFrom
+	if c1 == nil || c2 == nil || c1.CapacityRPS <= 0 || c1.CapacityRPS != c2.CapacityRPS {
+		t.Errorf("rate_search once: rounds took %+v and %+v, want one search's capacity", c1, c2)
 	}
 	for round := 1; round <= 2; round++ {
 		var found []float64

@@ -53,8 +53,8 @@ type Options struct {
 	Enough StopRule
 
 	// Search steers the capacity searches of rate_of: capacity(<run id>)
-	// (zero: package capacity's defaults and MinWarmup SuiteWarmup, what
-	// make bench uses).
+	// (zero: package capacity's defaults and capacity.MinWarmup of the
+	// searched run's connections, what make bench uses).
 	Search capacity.Options
 }
 

@@ -173,6 +173,9 @@ func assembleEnv(r *Run, s settings) {
 }
 
 func assembleRate(r *Run, pd *pending, s settings) error {
+	if err := assembleRateSearch(r, s); err != nil {
+		return err
+	}
 	if s.Rate == nil {
 		if s.RateOf != nil {
 			return yamlfile.Errorf(s.RateOf.Node, "rate_of", "needs a rate given as a fraction, e.g. rate: 0.75x")
@@ -195,6 +198,22 @@ func assembleRate(r *Run, pd *pending, s settings) error {
 		}
 		r.RateOf, r.RateSearch = strings.TrimSpace(id), true
 	}
+	return nil
+}
+
+// assembleRateSearch reads rate_search: once searches a capacity(<run id>)
+// once for the whole run of the suite instead of once per round.
+func assembleRateSearch(r *Run, s settings) error {
+	if s.RateSearch == nil || s.RateSearch.V == "round" {
+		return nil
+	}
+	if s.Rate == nil || s.Rate.V.Frac == 0 || s.RateOf == nil || !strings.HasPrefix(s.RateOf.V, "capacity(") {
+		if s.Rate != nil && s.Rate.V.Frac == 0 {
+			return nil // an absolute rate (a scale's) searches nothing
+		}
+		return yamlfile.Errorf(s.RateSearch.Node, "rate_search", "once needs a rate searched for: rate: 1x with rate_of: capacity(<run id>)")
+	}
+	r.RateSearchOnce = true
 	return nil
 }
 

@@ -159,6 +159,19 @@ func TestLoadErrors(t *testing.T) {
 		{"mix target name twice", variant(6, "  duration: 1s\n  mix: [{name: x, path: /a}, {name: x, path: /b}]"), Options{}, `:7: mix: name "x" is used twice`},
 		{"mix weight zero", variant(6, "  duration: 1s\n  mix: [{name: x, path: /a, weight: 0}]"), Options{}, ":7: weight: 0 must be more than 0"},
 		{"mix and wrk", variant(6, "  duration: 1s\n  engine: wrk\n  mix: [{name: x, path: /a}]"), Options{}, ":7: engine: wrk cannot send a mix"},
+		// The published load (published_load:) and how a capacity is searched.
+		{"published_load without a tool", variant(9, "    impls: [a, b]\n    published_load: {model: open}"), Options{}, ":10: published_load: tool: missing"},
+		{"published_load tool unknown, no model", variant(9, "    impls: [a, b]\n    published_load: {tool: siege}"), Options{}, ":10: published_load: model: missing: siege is not one of ab, autocannon, hey, script, wrk, wrk2"},
+		{"published_load model against its tool", variant(9, "    impls: [a, b]\n    published_load: {tool: wrk2, model: closed}"), Options{}, ":10: model: wrk2's loop is open, not closed"},
+		{"published_load rate of a closed loop", variant(9, "    impls: [a, b]\n    published_load: {tool: wrk, rate: 100}"), Options{}, ":10: rate: a closed loop offers no rate"},
+		{"published_load rate as a fraction", variant(9, "    impls: [a, b]\n    published_load: {tool: wrk2, rate: 0.5x}"), Options{}, ":10: rate: the published rate is a figure"},
+		{"published_load saturated closed loop", variant(9, "    impls: [a, b]\n    published_load: {tool: ab, saturated: true}"), Options{}, ":10: saturated: only an open loop falls behind"},
+		{"published_load unknown key", variant(9, "    impls: [a, b]\n    published_load: {tool: wrk, threads: 2}"), Options{}, ":10: threads: unknown field in published_load"},
+		{"published open loop, run closed", variant(9, "    impls: [a, b]\n    published_load: {tool: wrk2}"), Options{}, ":10: published_load: wrk2 ran an open loop at a rate, and run e/a c=10 is a closed loop"},
+		{"published closed loop, run open", variant(6, "  duration: 1s\n  rate: 100\n  published_load: {tool: wrk}"), Options{}, ":8: published_load: unknown field in defaults"},
+		{"published closed loop, cell's run open", variant(14, "        published: {rps: 100}\n        published_load: {tool: wrk}\n        set: {rate: 100}"), Options{}, ":15: published_load: wrk ran a closed loop, and run e/a c=10 sends at a rate"},
+		{"rate_search once of a run id", variant(6, "  duration: 1s\n  rate: 0.5x\n  rate_of: e/a c=10\n  rate_search: once"), Options{}, ":9: rate_search: once needs a rate searched for"},
+		{"rate_search unknown", variant(6, "  duration: 1s\n  rate_search: daily"), Options{}, `:7: rate_search: "daily" is not one of round, once`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			path := writeSuite(t, c.text)

@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"cmp"
 	"slices"
 	"sort"
 	"strconv"
@@ -30,6 +31,7 @@ func (f *file) expand(scale string, langs map[string]string) ([]Run, []pending, 
 		cellUsed := make([]bool, len(e.Cells.Items))
 		var exp []Run
 		var expPend []pending
+		var loads []*publishedLoad // the published load of each run of exp
 		for _, combo := range crossProduct(matrix) {
 			for _, impl := range e.Impls.ids() {
 				if !combo.fits(langs[impl]) {
@@ -45,8 +47,11 @@ func (f *file) expand(scale string, langs map[string]string) ([]Run, []pending, 
 					return nil, nil, info, err
 				}
 				r.Experiment, r.Impl, r.Label, r.Params, r.Published, r.Note = e.Name.V, impl, c.label, c.params, c.published, c.note
+				pl := cmp.Or(c.publishedLoad, e.PublishedLoad)
+				r.PublishedLoad = pl.resolve(nominalConnections(set))
 				exp = append(exp, r)
 				expPend = append(expPend, pd)
+				loads = append(loads, pl)
 			}
 		}
 		if scale == "full" {
@@ -57,6 +62,11 @@ func (f *file) expand(scale string, langs map[string]string) ([]Run, []pending, 
 			}
 		}
 		labelRuns(exp, matrix)
+		for i, pl := range loads {
+			if err := pl.checkModel(exp[i]); err != nil {
+				return nil, nil, info, err
+			}
+		}
 		exp, expPend, err := e.withAA(exp, expPend, scale)
 		if err != nil {
 			return nil, nil, info, err
@@ -87,6 +97,8 @@ type cellResult struct {
 	published map[string]float64
 	note      string
 	excluded  bool
+	// publishedLoad is the last selecting cell's published_load, if any.
+	publishedLoad *publishedLoad
 }
 
 // applyCells applies, in file order, every cell whose when: holds for this
@@ -114,6 +126,9 @@ func (e *experiment) applyCells(impl string, combo combination, used []bool) cel
 		}
 		if c.Note.V != "" {
 			out.note = c.Note.V
+		}
+		if c.PublishedLoad != nil {
+			out.publishedLoad = c.PublishedLoad
 		}
 		if c.Published != nil && out.published == nil {
 			out.published = map[string]float64{}
@@ -318,7 +333,7 @@ func (e *experiment) info(runs []Run, scale string) (result.Experiment, error) {
 		byID[r.ID] = &runs[i]
 		ex.Runs = append(ex.Runs, result.RunInfo{
 			ID: r.ID, Impl: r.Impl, Label: r.Label, Params: r.Params, Trials: r.Trials, Published: r.Published, Note: r.Note,
-			Connections: r.Load.Connections, OpenLoop: r.Load.Rate > 0 || r.RateOf != "",
+			Connections: r.Load.Connections, OpenLoop: r.Load.Rate > 0 || r.RateOf != "", PublishedLoad: r.PublishedLoad,
 		})
 		least, most := r.Trials, max(r.Trials, r.MaxTrials)
 		if i == 0 || least < minTrials {
@@ -492,4 +507,13 @@ func (c conclusion) atScale(byID map[string]*Run) conclusion {
 	}
 	c.Note = note
 	return c
+}
+
+// nominalConnections is a run's connection count before a scale's
+// max_connections capped it: the write-up's, where the suite follows it.
+func nominalConnections(s settings) int {
+	if s.Connections != nil {
+		return s.Connections.V
+	}
+	return 10 // load.Config's default
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"restbench/internal/load"
+	"restbench/internal/result"
 )
 
 // DefaultHosts is the number of generator hosts of placement: hosts.
@@ -56,6 +57,10 @@ type Run struct {
 	RateOf       string
 	RateFraction float64
 	RateSearch   bool
+	// RateSearchOnce (rate_search: once) searches RateOf's capacity once
+	// for the whole run of the suite, in the first round that needs it,
+	// instead of once per round.
+	RateSearchOnce bool
 
 	// Trials is how many interleaved rounds measure this run at least;
 	// MaxTrials how many a stop rule (runner.Options.Enough) may add rounds
@@ -66,5 +71,8 @@ type Run struct {
 	MaxTrials int
 	TimeCap   time.Duration
 	Published map[string]float64 // published figures for this cell (see result.RunInfo)
-	Note      string             // beside the published figures (see result.RunInfo)
+	// PublishedLoad is the load the write-up measured Published with
+	// (published_load:, see result.RunInfo); nil where the suite says none.
+	PublishedLoad *result.PublishedLoad
+	Note          string // beside the published figures (see result.RunInfo)
 }

@@ -123,9 +123,12 @@ type experiment struct {
 	Conclusions conclusionList        `yaml:"conclusions"`
 	// AA measures one run twice in every round (the A/A arm): the ratio of
 	// the twins is the noise floor the experiment's verdicts sit on.
-	AA       *aaArm `yaml:"aa"`
-	settings `yaml:",inline"`
-	node     *yaml.Node
+	AA *aaArm `yaml:"aa"`
+	// PublishedLoad is the load the write-up measured the table with; a
+	// cell's own replaces it for the runs the cell selects.
+	PublishedLoad *publishedLoad `yaml:"published_load"`
+	settings      `yaml:",inline"`
+	node          *yaml.Node
 }
 
 // aaArm names the run an A/A arm repeats, by its label, and the metric its
@@ -330,7 +333,9 @@ type cell struct {
 	Exclude   *boolean      `yaml:"exclude"`
 	Published published     `yaml:"published"`
 	Note      yamlfile.Name `yaml:"note"`
-	node      *yaml.Node
+	// PublishedLoad replaces the experiment's published_load for these runs.
+	PublishedLoad *publishedLoad `yaml:"published_load"`
+	node          *yaml.Node
 }
 
 func (c *cell) UnmarshalYAML(n *yaml.Node) error {
@@ -370,7 +375,7 @@ func (w *when) UnmarshalYAML(n *yaml.Node) error {
 // Metrics are the keys a published figure may have (result.RunInfo.Published).
 // Latencies are in milliseconds, percentiles as ab and wrk print them.
 var Metrics = []string{
-	"rps", "requests", "failed",
+	"rps", "requests", "duration_s", "failed",
 	"latency_mean_ms", "latency_stdev_ms", "latency_min_ms", "latency_max_ms",
 	"p50_ms", "p66_ms", "p75_ms", "p80_ms", "p90_ms", "p95_ms", "p98_ms", "p99_ms", "p100_ms",
 	"cpu_pct", "rss_mb",
@@ -382,7 +387,7 @@ var Metrics = []string{
 // p99_p50, the tail's shape (verdict.ShapeKey; published: p99_ms/p50_ms),
 // achieved, an open loop's req/s over its target (verdict.AchievedKey), and
 // the light requests' latency of a work_share mix (light_…).
-var conclusionMetrics = append(slices.Clone(Metrics), "p99_p50", "achieved",
+var conclusionMetrics = append(slices.DeleteFunc(slices.Clone(Metrics), func(k string) bool { return k == "duration_s" }), "p99_p50", "achieved",
 	"light_latency_mean_ms", "light_p50_ms", "light_p99_ms")
 
 // published is the figures the write-up printed for a cell, by metric.

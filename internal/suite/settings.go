@@ -33,6 +33,7 @@ type settings struct {
 	KeepAlive      *boolean          `yaml:"keepalive"`
 	Rate           *rate             `yaml:"rate"`
 	RateOf         *yamlfile.Name    `yaml:"rate_of"`
+	RateSearch     *rateSearch       `yaml:"rate_search"`
 	Placement      *placement        `yaml:"placement"`
 	Quota          *quota            `yaml:"quota"`
 	Threads        *threads          `yaml:"threads"`
@@ -153,6 +154,7 @@ type (
 	runtimeName  struct{ value[string] }
 	runtimeFlags struct{ value[string] }
 	rate         struct{ value[rateValue] }
+	rateSearch   struct{ value[string] }
 	placement    struct{ value[placementValue] }
 	probe        struct{ value[probeValue] }
 )
@@ -207,7 +209,10 @@ func (v *cluster) UnmarshalYAML(n *yaml.Node) error {
 func (v *runtimeName) UnmarshalYAML(n *yaml.Node) error {
 	return v.read(n, func(n *yaml.Node) (string, error) { return yamlfile.OneOf(n, allRuntimes()...) })
 }
-func (v *rate) UnmarshalYAML(n *yaml.Node) error      { return v.read(n, parseRate) }
+func (v *rate) UnmarshalYAML(n *yaml.Node) error { return v.read(n, parseRate) }
+func (v *rateSearch) UnmarshalYAML(n *yaml.Node) error {
+	return v.read(n, func(n *yaml.Node) (string, error) { return yamlfile.OneOf(n, "round", "once") })
+}
 func (v *placement) UnmarshalYAML(n *yaml.Node) error { return v.read(n, parsePlacement) }
 func (v *probe) UnmarshalYAML(n *yaml.Node) error     { return v.read(n, parseProbe) }
 

@@ -154,6 +154,11 @@ type Break struct {
 	Of        int // rounds measured
 	Bias      Bias
 	Detail    string // the numbers behind the flag, and what to change
+	// AsPublished says the flag is the published condition (a saturated
+	// open loop's rows fell behind too), not a fault of the run: it biases
+	// the figure only as far as Bias says, and with Unbiased it is said
+	// beside the verdict, not counted against it.
+	AsPublished bool
 }
 
 func (b Break) String() string {
@@ -163,6 +168,9 @@ func (b Break) String() string {
 	}
 	if b.Detail != "" {
 		s += " (" + b.Detail + ")"
+	}
+	if b.AsPublished {
+		s += ", as published: the write-up's rate sat at or above what its cells carry, and its rows fell behind too"
 	}
 	switch b.Bias {
 	case Floor:
@@ -179,9 +187,10 @@ func (b Break) String() string {
 func breaks(id, metric string, info result.RunInfo, trials []*result.Trial) ([]Break, Bias) {
 	class := metricClass(metric)
 	type seen struct {
-		n    int
-		bias Bias
-		last *result.Trial
+		n      int
+		bias   Bias
+		last   *result.Trial
+		design bool
 	}
 	byFlag := map[string]*seen{}
 	var order []string
@@ -199,13 +208,16 @@ func breaks(id, metric string, info result.RunInfo, trials []*result.Trial) ([]B
 		}
 		all := slices.Concat(t.Flags, t.Load.Flags)
 		for _, f := range all {
-			b := effect(f, class, all)
-			if b == Unbiased {
+			b, design := asPublished(f, class, info.PublishedLoad, t.Load.DurationS)
+			if !design {
+				b = effect(f, class, all)
+			}
+			if b == Unbiased && !design {
 				continue
 			}
 			s := byFlag[f]
 			if s == nil {
-				s = &seen{}
+				s = &seen{design: design}
 				byFlag[f] = s
 				order = append(order, f)
 			}
@@ -219,7 +231,15 @@ func breaks(id, metric string, info result.RunInfo, trials []*result.Trial) ([]B
 	bias := Unbiased
 	for _, f := range order {
 		s := byFlag[f]
-		out = append(out, Break{Run: id, Flag: f, Rounds: s.n, Of: of, Bias: s.bias, Detail: detail(f, s.last)})
+		d := detail(f, s.last)
+		if s.design && s.bias == Floor {
+			pub := "a published window the write-up does not give"
+			if w := info.PublishedLoad.DurationS; w > 0 {
+				pub = "the published " + seconds(w)
+			}
+			d = joinWhy(d, fmt.Sprintf("its backlog grows for as long as the window lasts, %s here against %s", seconds(s.last.Load.DurationS), pub))
+		}
+		out = append(out, Break{Run: id, Flag: f, Rounds: s.n, Of: of, Bias: s.bias, Detail: d, AsPublished: s.design})
 		bias = combine(bias, s.bias)
 	}
 	if class == classLatency && !math.IsInf(shortest, 1) {
@@ -230,6 +250,30 @@ func breaks(id, metric string, info result.RunInfo, trials []*result.Trial) ([]B
 		}
 	}
 	return out, bias
+}
+
+// asPublished is what flag does to a figure of class on a run whose
+// published rows ran saturated (result.PublishedLoad.Saturated): falling
+// behind the rate on too few connections is what those rows did too, so
+// the flag is the published condition, and ok is true. The figure is then
+// biased by the window alone: a run behind its rate builds a backlog that
+// grows for as long as the window lasts, so a window shorter than the
+// published one shows less of it, and its latency is a floor. Memory and
+// the probe keep the flag's usual effect.
+func asPublished(flag, class string, p *result.PublishedLoad, window float64) (b Bias, ok bool) {
+	if p == nil || !p.Saturated || flag != result.FlagBehindSchedule && flag != result.FlagConnectionBound {
+		return Unbiased, false
+	}
+	switch class {
+	case classLatency:
+		if flag == result.FlagBehindSchedule && (p.DurationS == 0 || window < p.DurationS) {
+			return Floor, true
+		}
+		return Unbiased, true
+	case classThroughput, classSchedule, classCPU:
+		return Unbiased, true
+	}
+	return Unbiased, false
 }
 
 // detail gives a flag's numbers, from one trial that carried it, and what
@@ -279,33 +323,6 @@ func detail(flag string, t *result.Trial) string {
 		return "the CPU quota the run asks for could not be set; run as root with cgroups writable"
 	}
 	return ""
-}
-
-// LittleTolerance is how far a published closed-loop row's requests in
-// flight (req/s × mean latency) may stray from its connections before the
-// claims resting on it are graded "published figures inconsistent".
-const PublishedLittleTolerance = 0.25
-
-// PublishedLittle checks a published closed-loop row with Little's law: with
-// C connections always busy, C = req/s × mean latency. ok is false when the
-// row is not a closed loop's or lacks req/s or the mean.
-func PublishedLittle(r result.RunInfo) (inFlight, ratio float64, ok bool) {
-	rps, mean := r.Published["rps"], r.Published["latency_mean_ms"]
-	if r.OpenLoop || r.Connections <= 0 || rps <= 0 || mean <= 0 {
-		return 0, 0, false
-	}
-	inFlight = rps * mean / 1000
-	return inFlight, inFlight / float64(r.Connections), true
-}
-
-// publishedOff says why a run's published row breaks Little's law, or "".
-func publishedOff(r result.RunInfo) string {
-	inFlight, ratio, ok := PublishedLittle(r)
-	if !ok || math.Abs(ratio-1) <= PublishedLittleTolerance {
-		return ""
-	}
-	return fmt.Sprintf("published %s: %s req/s × %s = %.0f in flight on %d connections (%s); a closed loop keeps exactly its connections in flight",
-		r.ID, thousands(r.Published["rps"]), ms(r.Published["latency_mean_ms"]), inFlight, r.Connections, xs(ratio))
 }
 
 func thousands(v float64) string {

@@ -107,39 +107,14 @@ func TestBehindSchedule(t *testing.T) {
 	if v.Outcome != Holds || v.Bound != "lower" {
 		t.Errorf("saturated over healthy, at least 5×: %q %q (%s)", v.Outcome, v.Bound, v.Why)
 	}
-	v = Evaluate(result.Conclusion{Text: "a about 2x", Metric: "latency_mean_ms", A: "a", B: "ok", Claim: result.ClaimBand, Low: 1.6, High: 2.5}, runs, trials, 1)
+	// A floor inside a closed band cannot tell; one above its top can.
+	v = Evaluate(result.Conclusion{Text: "a about 100x", Metric: "latency_mean_ms", A: "a", B: "ok", Claim: result.ClaimBand, Low: 80, High: 125}, runs, trials, 1)
 	if v.Outcome != NotComparable {
-		t.Errorf("a band cannot rest on a floor: %q (%s)", v.Outcome, v.Why)
+		t.Errorf("a band cannot hold on a floor: %q (%s)", v.Outcome, v.Why)
 	}
-}
-
-// A published closed-loop row must keep its connections in flight.
-func TestPublishedLittle(t *testing.T) {
-	runs := map[string]result.RunInfo{
-		// heysphere c=10: 12.9k × 37.4 ms = 482 in flight on 10 connections.
-		"node10": {ID: "node10", Connections: 10, Published: map[string]float64{"rps": 12900, "latency_mean_ms": 37.4}},
-		// c=100: 12.9k × 7 ms = 90 in flight, 10 % off: consistent.
-		"node100": {ID: "node100", Connections: 100, Published: map[string]float64{"rps": 12900, "latency_mean_ms": 7}},
-	}
-	if in, ratio, ok := PublishedLittle(runs["node10"]); !ok || math.Abs(in-482.46) > 0.01 || math.Abs(ratio-48.246) > 0.001 {
-		t.Errorf("little = %v %v %v", in, ratio, ok)
-	}
-	trials := map[string][]*result.Trial{
-		"node10":  trialsOf("node10", meanOf(0.8, 0.9, 1, 0.85, 0.95)...),
-		"node100": trialsOf("node100", meanOf(8, 9, 10, 8.5, 9.5)...),
-	}
-	v := Evaluate(result.Conclusion{Text: "10 to 100 made it 5x better", Metric: "latency_mean_ms", A: "node10", B: "node100", Claim: result.ClaimBand, Low: 4.3, High: 6.7}, runs, trials, 1)
-	if v.Outcome != PublishedInconsistent || !strings.Contains(v.Why, "482 in flight on 10 connections") || !strings.Contains(v.Why, "here it does not hold") {
-		t.Errorf("got %q (%s)", v.Outcome, v.Why)
-	}
-	if v.Estimate == 0 {
-		t.Errorf("the measurement must stay beside it")
-	}
-	// An open loop's row has no such check.
-	open := runs["node10"]
-	open.OpenLoop = true
-	if _, _, ok := PublishedLittle(open); ok {
-		t.Errorf("an open loop's row was checked")
+	v = Evaluate(result.Conclusion{Text: "a about 2x", Metric: "latency_mean_ms", A: "a", B: "ok", Claim: result.ClaimBand, Low: 1.6, High: 2.5}, runs, trials, 1)
+	if v.Outcome != DoesNotHold || v.Bound != "lower" {
+		t.Errorf("a floor above the band: %q %q (%s), want does not hold as a lower bound", v.Outcome, v.Bound, v.Why)
 	}
 }
 

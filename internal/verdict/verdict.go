@@ -17,10 +17,11 @@
 // Before the interval counts, the runs must carry the claim: a run flagged
 // behind-schedule, connection-bound, censored... (validity.go) makes the
 // claim not comparable, unless the flag biases the ratio against the claim
-// and the claim holds all the same (a bound); a published closed-loop row
-// that breaks Little's law makes it "published figures inconsistent"; a
-// premise in cores or requests in flight the runs do not meet makes it "not
-// run here".
+// and the claim holds all the same (a bound); a published row whose figure
+// for the claim's metric breaks the model of the load that measured it
+// (published.go: a closed loop's mean off Little's law) makes it "published
+// figures inconsistent", with our own grade beside it; a premise in cores
+// or requests in flight the runs do not meet makes it "not run here".
 package verdict
 
 import (
@@ -203,38 +204,66 @@ func Evaluate(c result.Conclusion, runs map[string]result.RunInfo, trials map[st
 	return v
 }
 
+// gradable reports whether v's interval is wide enough for a verdict at
+// all: MinPairs rounds and MinCoverage. Below it a verdict stays
+// inconclusive whatever its flags or the published figures say.
+func (v *Verdict) gradable() bool { return v.Pairs >= MinPairs && v.Coverage() >= MinCoverage }
+
 // comparable turns a verdict resting on flagged runs into "not comparable",
-// or into a bound when the flags can only push the ratio towards the claim's
-// boundary and it holds all the same: a floor of the ratio above the lower
-// edge of a claim open above, a ceiling below the upper edge of one open
-// below.
+// or into a bound when the flags can only push the ratio one way and the
+// claim is decided all the same: a floor of the ratio above the lower edge
+// of a claim open above (holds) or above the upper edge of any claim (does
+// not hold), a ceiling the other way round. A flag that is the published
+// condition and biases nothing (Break.AsPublished) is said, not counted.
 func comparable(v *Verdict, bias Bias, lo, hi float64) {
 	if len(v.Breaks) == 0 || v.Outcome == NotRun || v.Outcome == NotMeasured {
 		return
 	}
-	var why []string
+	var why, asPublished []string
 	for _, b := range v.Breaks {
+		if b.AsPublished && b.Bias == Unbiased {
+			asPublished = append(asPublished, b.String())
+			continue
+		}
 		why = append(why, b.String())
 	}
-	gradable := v.Pairs >= MinPairs && v.Coverage() >= MinCoverage
+	if len(why) == 0 {
+		v.Why = joinWhy(v.Why, strings.Join(asPublished, "; "))
+		return
+	}
+	why = append(why, asPublished...)
+	flags := strings.Join(why, "; ")
 	switch {
-	case gradable && bias == Floor && math.IsInf(hi, 1) && v.Lo >= lo:
+	case !v.gradable():
+		// Too few rounds decide nothing; the flags are said beside it.
+		v.Why = joinWhy(v.Why, "and "+flags)
+	case bias == Floor && math.IsInf(hi, 1) && v.Lo >= lo:
 		v.Outcome, v.Bound = Holds, "lower"
-		v.Why = "holds as a lower bound: " + strings.Join(why, "; ") + "; so the true ratio is at least the measured one"
-	case gradable && bias == Ceiling && lo == 0 && v.Hi <= hi:
+		v.Why = "holds as a lower bound: " + flags + "; so the true ratio is at least the measured one"
+	case bias == Floor && v.Lo > hi:
+		v.Outcome, v.Bound = DoesNotHold, "lower"
+		v.Why = "does not hold, as a lower bound: " + flags + "; so the true ratio is at least the measured one, above the claim's " + x(hi)
+	case bias == Ceiling && lo == 0 && v.Hi <= hi:
 		v.Outcome, v.Bound = Holds, "upper"
-		v.Why = "holds as an upper bound: " + strings.Join(why, "; ") + "; so the true ratio is at most the measured one"
+		v.Why = "holds as an upper bound: " + flags + "; so the true ratio is at most the measured one"
+	case bias == Ceiling && v.Hi < lo:
+		v.Outcome, v.Bound = DoesNotHold, "upper"
+		v.Why = "does not hold, as an upper bound: " + flags + "; so the true ratio is at most the measured one, below the claim's " + x(lo)
 	default:
 		v.Outcome, v.Bound = NotComparable, ""
-		v.Why = strings.Join(why, "; ")
+		v.Why = flags
 	}
 }
 
-// published grades a claim resting on a published closed-loop row that
-// breaks Little's law: the write-up's figures cannot all be true, so no
-// measurement can confirm or refute them. Ours stays beside it.
+// published grades a claim resting on a published row whose figure for the
+// claim's metric breaks the row's own load model (CheckPublished): a mean
+// latency off Little's law on a closed loop, a req/s above an open loop's
+// rate. The write-up's figures cannot all be true, so its number is not
+// graded; the sentence is, on our runs, and the verdict says both. A
+// figure the row does not break (a req/s from exact counts beside a mean
+// that is off) blocks nothing.
 func published(v *Verdict, runs map[string]result.RunInfo) {
-	if v.Outcome == NotRun || metricClass(v.Metric) != classThroughput && metricClass(v.Metric) != classLatency {
+	if v.Outcome == NotRun {
 		return
 	}
 	ids := []string{v.A, v.B}
@@ -248,21 +277,36 @@ func published(v *Verdict, runs map[string]result.RunInfo) {
 			continue
 		}
 		seen[id] = true
-		if why := publishedOff(runs[id]); why != "" {
+		if why := publishedOff(runs[id], v.Metric); why != "" {
 			off = append(off, why)
 		}
 	}
 	if len(off) == 0 {
 		return
 	}
-	here := ""
-	if v.Why != "" && v.Outcome != Holds && v.Outcome != DoesNotHold {
-		here = "; here " + v.Outcome + ": " + v.Why
-	} else if v.Pairs > 0 {
-		here = "; here it " + strings.TrimSuffix(v.Outcome, " here")
+	if v.Outcome == Inconclusive && !v.gradable() {
+		v.Why = joinWhy(v.Why, "and "+strings.Join(off, "; "))
+		return
+	}
+	here := "on our runs the sentence is " + v.Outcome
+	if v.Outcome == Holds || v.Outcome == DoesNotHold {
+		here = "on our runs the sentence " + strings.TrimSuffix(v.Outcome, " here")
+	}
+	if v.Why != "" {
+		here += " (" + v.Why + ")"
 	}
 	v.Outcome, v.Bound = PublishedInconsistent, ""
-	v.Why = strings.Join(off, "; ") + here
+	v.Why = strings.Join(off, "; ") + "; " + here
+}
+
+func joinWhy(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "; " + b
 }
 
 // unmet says which premise of c the runs do not meet, as "needs …", or "".
