@@ -146,6 +146,9 @@ func verdictDetail(v Verdict) string {
 	case NotMeasured:
 		fmt.Fprintf(b, "; here not measured: %s.", v.Why)
 		return b.String()
+	case verdict.NotGraded:
+		fmt.Fprintf(b, "; %s.", v.Why)
+		return b.String()
 	}
 	if v.Pairs == 0 {
 		fmt.Fprintf(b, ". Rule: %s. %s: %s.", v.Rule, strings.ToUpper(v.Outcome[:1])+v.Outcome[1:], v.Why)

@@ -170,6 +170,14 @@ type Conclusion struct {
 	// machine or a load that does not meet it gets "not run here: needs …",
 	// never a verdict.
 	Requires *Requires `json:"requires,omitempty" yaml:"requires"`
+	// NotRun says why no machine restbench runs can test the claim (the
+	// write-up's "perhaps" names no workload the suite has): the claim is
+	// listed with that reason and the state "not run here", never graded.
+	NotRun string `json:"not_run,omitempty" yaml:"not_run"`
+	// NotGraded is set by the suite's expansion at a scale that leaves out
+	// a run the claim compares ("not graded at standard: its cells run at
+	// full"): the claim is listed with that reason instead of vanishing.
+	NotGraded string `json:"not_graded,omitempty" yaml:"-"`
 }
 
 // Conclusion kinds.
@@ -193,6 +201,11 @@ type Requires struct {
 	// MinInFlight is the fewest requests in flight (connections): a thread
 	// count compared with too few requests leaves threads idle.
 	MinInFlight int `json:"min_in_flight,omitempty" yaml:"min_in_flight"`
+	// OfferedWork: every run needs the cores its offered CPU work takes,
+	// computed from the trial, not typed: the open loop's rate × each
+	// target's share × its work ms (work=W in its query), in CPU-seconds
+	// per second, rounded up. 17,900 req/s × 25 % × 1 ms is 4.5: 5 cores.
+	OfferedWork bool `json:"offered_work,omitempty" yaml:"offered_work"`
 }
 
 // Point is one cell of a trend: run A (over run B, when given) at X.

@@ -2,6 +2,7 @@ package suite
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"sort"
 	"strconv"
@@ -22,6 +23,19 @@ func (f *file) expand(scale string, langs map[string]string) ([]Run, []pending, 
 	var pends []pending
 	var info result.Suite
 	ids := map[string]bool{}
+	// A conclusion a smaller scale cannot grade keeps its published ratio,
+	// which the full scale's cells give.
+	var atFull map[string]*Run
+	if scale != "full" {
+		full, _, _, err := f.expand("full", langs)
+		if err != nil {
+			return nil, nil, info, err
+		}
+		atFull = map[string]*Run{}
+		for i := range full {
+			atFull[full[i].ID] = &full[i]
+		}
+	}
 	for _, e := range f.Experiments.Items {
 		base := settings{}.with(f.Defaults, &e.settings, f.Scales.at(scale))
 		if s := e.Scales.at(scale); s != nil {
@@ -78,7 +92,7 @@ func (f *file) expand(scale string, langs map[string]string) ([]Run, []pending, 
 			}
 			ids[exp[i].ID] = true
 		}
-		ex, err := e.info(exp, scale)
+		ex, err := e.info(exp, scale, atFull)
 		if err != nil {
 			return nil, nil, info, err
 		}
@@ -324,8 +338,9 @@ func countImpl(runs []Run, impl string) int {
 }
 
 // info describes an experiment for suite.json. A conclusion whose runs are
-// not part of this scale is left out; at full scale it is an error.
-func (e *experiment) info(runs []Run, scale string) (result.Experiment, error) {
+// not part of this scale is listed as not graded at it, its published ratio
+// read from atFull (the full scale's runs); at full scale it is an error.
+func (e *experiment) info(runs []Run, scale string, atFull map[string]*Run) (result.Experiment, error) {
 	ex := result.Experiment{Name: e.Name.V, Title: e.Title.V, Description: e.Description.V}
 	byID := map[string]*Run{}
 	minTrials, maxTrials := 0, 0
@@ -364,26 +379,34 @@ func (e *experiment) info(runs []Run, scale string) (result.Experiment, error) {
 				}
 			}
 		}
-		if missing != "" {
-			if scale != "full" {
-				continue
-			}
+		if missing != "" && scale == "full" {
 			return ex, yamlfile.Errorf(c.at(key), "conclusions", "no run %q in experiment %s (runs: %s)", missing, e.Name.V, strings.Join(runIDs(runs), ", "))
 		}
 		// Every field of the conclusion goes on, the published ratio filled
 		// in (a trend's is its published points, which the verdict reads).
-		rc := c.Conclusion
+		// A scale that leaves out one of its runs lists it all the same,
+		// marked: the report says it is not graded here instead of losing it.
+		rc, pubRuns := c.Conclusion, byID
+		if missing != "" {
+			rc.NotGraded = fmt.Sprintf("not graded at %s: its cells run at full (%s is not run at %s)", scale, missing, scale)
+			pubRuns = atFull
+		}
 		if rc.Published == 0 && c.A != "" && c.B == "" {
-			if pa, ok := publishedOf(byID[c.A].Published, c.Metric); ok {
+			if pa, ok := publishedOf(pubRuns[c.A].Published, c.Metric); ok {
 				rc.Published = pa
 			}
 		} else if rc.Published == 0 && c.A != "" {
-			pa, okA := publishedOf(byID[c.A].Published, c.Metric)
-			pb, okB := publishedOf(byID[c.B].Published, c.Metric)
-			if !okA || !okB || pb == 0 {
+			pa, okA := publishedOf(pubRuns[c.A].Published, c.Metric)
+			pb, okB := publishedOf(pubRuns[c.B].Published, c.Metric)
+			switch {
+			case okA && okB && pb != 0:
+				rc.Published = pa / pb
+			case c.Claim == "" || c.Claim == result.ClaimDirection:
+				// A direction claim's side of 1 is the published ratio's;
+				// a band or a tie states its own region, and may rest on a
+				// graph that printed no figure.
 				return ex, yamlfile.Errorf(c.node, "published", "give the published ratio, or published %s figures for both %s and %s", c.Metric, c.A, c.B)
 			}
-			rc.Published = pa / pb
 		}
 		ex.Conclusions = append(ex.Conclusions, rc)
 	}

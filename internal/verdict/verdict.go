@@ -27,7 +27,9 @@ package verdict
 import (
 	"fmt"
 	"math"
+	"net/url"
 	"sort"
+	"strconv"
 	"strings"
 
 	"restbench/internal/cpu"
@@ -43,10 +45,13 @@ const (
 	PublishedInconsistent = "published figures inconsistent"
 	NotMeasured           = "not measured"
 	NotRun                = "not run here"
+	// NotGraded: the scale the results were measured at leaves out a run
+	// the claim compares; its Why says which scale and that full runs it.
+	NotGraded = "not graded at this scale"
 )
 
 // Outcomes lists every outcome in the order the report counts them.
-var Outcomes = []string{Holds, DoesNotHold, Inconclusive, NotComparable, PublishedInconsistent, NotRun, NotMeasured}
+var Outcomes = []string{Holds, DoesNotHold, Inconclusive, NotComparable, PublishedInconsistent, NotRun, NotGraded, NotMeasured}
 
 // MinPairs is the fewest paired rounds whose min–max interval reaches
 // MinCoverage: 5 (93.75 %).
@@ -135,7 +140,7 @@ func (v Verdict) Own() bool { return v.Kind == result.KindCheck || v.Kind == res
 // does not, its runs cannot carry it, or it cannot be measured here at all.
 func (v Verdict) Decided() bool {
 	switch v.Outcome {
-	case Holds, DoesNotHold, NotRun, NotComparable, PublishedInconsistent:
+	case Holds, DoesNotHold, NotRun, NotGraded, NotComparable, PublishedInconsistent:
 		return true
 	}
 	return false
@@ -154,6 +159,14 @@ func Evaluate(c result.Conclusion, runs map[string]result.RunInfo, trials map[st
 	}
 	lo, hi := region(v.Conclusion)
 	v.Rule, v.RegionLo, v.RegionHi = rule(v.Conclusion, lo, hi), lo, hi
+	switch {
+	case c.NotGraded != "":
+		v.Outcome, v.Why = NotGraded, c.NotGraded
+		return v
+	case c.NotRun != "":
+		v.Outcome, v.Why = NotRun, c.NotRun
+		return v
+	}
 	if why := unmet(c, trials); why != "" {
 		v.Outcome, v.Why = NotRun, why
 		return v
@@ -341,9 +354,54 @@ func unmet(c result.Conclusion, trials map[string][]*result.Trial) string {
 			case rq.MinInFlight > 0 && inFlight > 0 && inFlight < rq.MinInFlight:
 				return fmt.Sprintf("needs %d requests in flight (%s had %d)", rq.MinInFlight, id, inFlight)
 			}
+			if cpuS := OfferedWork(t); rq.OfferedWork && cpuS > 0 && cores < int(math.Ceil(cpuS)) {
+				return fmt.Sprintf("needs %d cores for the server: %s is offered %.1f CPU-seconds a second of work (rate × work share × work ms) and had %d", int(math.Ceil(cpuS)), id, cpuS, cores)
+			}
 		}
 	}
 	return ""
+}
+
+// OfferedWork is the CPU work a trial's open loop offers its server, in
+// CPU-seconds per second: the rate × each target's share of it × the ms of
+// work its query asks for (work=W), / 1000. 0 for a closed loop or a load
+// without work. The light requests' own cost is left out: it is the
+// server's, not the offered work's, so the figure is a floor.
+func OfferedWork(t *result.Trial) float64 {
+	if t.Load == nil {
+		return 0
+	}
+	st := t.Load.Settings
+	rate := max(st.Rate, t.Load.TargetRPS)
+	if rate <= 0 {
+		return 0
+	}
+	ms, total := 0.0, 0.0
+	for _, m := range st.MixTargets {
+		total += m.Weight
+		ms += m.Weight * workMS(m.Path)
+	}
+	switch {
+	case total > 0:
+		ms /= total
+	default:
+		ms = workMS(st.URL)
+	}
+	return rate * ms / 1000
+}
+
+// workMS reads work=W (ms of CPU) from a request's path or URL; 0 without.
+func workMS(path string) float64 {
+	_, query, ok := strings.Cut(path, "?")
+	if !ok {
+		return 0
+	}
+	q, err := url.ParseQuery(query)
+	if err != nil {
+		return 0
+	}
+	w, _ := strconv.ParseFloat(q.Get("work"), 64)
+	return w
 }
 
 // decide sets the outcome from the interval and the region [lo, hi] the
