@@ -480,7 +480,7 @@ func TestPublishedRowsByModel(t *testing.T) {
 		"quota-1cpu/go-nethttp GOMAXPROCS=4": verdict.RowMeanOff,
 		// 256,084 in 20.10 s × 1.09 ms = 13.9 on 10.
 		"all-cores/go-nethttp GOMAXPROCS=cores": verdict.RowMeanOff,
-		"sum/go-chi THREADS=8": verdict.RowDerived, "sum/node-express pm2 x8": verdict.RowDerived,
+		"sum/go-chi THREADS=8":                  verdict.RowDerived, "sum/node-express pm2 x8": verdict.RowDerived,
 		"sum/go-chi": verdict.RowDerived, "sum/node-express": verdict.RowDerived, "sum/node-express pm2": verdict.RowDerived,
 		"sum-ab/go-chi": verdict.RowDerived, "sum-ab/node-express": verdict.RowDerived,
 		"hello/node-fastify c=100": verdict.RowDerived, "hello/node-fastify c=500": verdict.RowDerived,
