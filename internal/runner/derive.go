@@ -1,0 +1,101 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+
+	"restbench/internal/load"
+	"restbench/internal/result"
+	"restbench/internal/suite"
+)
+
+// Connections of a capacity search of a run whose connections are sized by
+// Little's law (connections: little(M)), which needs the rate the search is
+// about to find: the search starts with searchConnections, and its open loop
+// opens more, up to searchMaxConnections, when an arrival finds every one
+// busy (load.Config.MaxConnections), so that a step measures the server,
+// never a connection limit. The closed-loop seed keeps searchConnections.
+const (
+	searchConnections    = 100
+	searchMaxConnections = 10_000
+)
+
+// derive is trial n's load with every setting the suite gave as a rule
+// sized for this machine: the rate (rate_of), then the connections
+// (little(M)) and the window (window:), which are sized from the rate and
+// the service time the capacity search measured. t records each rule's
+// inputs and outcome.
+func (r *Runner) derive(ctx context.Context, run suite.Run, n int, t *result.Trial) (load.Config, error) {
+	cfg := run.Load
+	if run.RateOf == "" {
+		return cfg, nil
+	}
+	var err error
+	if cfg.Rate, t.RateFrom, err = r.rateOf(ctx, run, n); err != nil {
+		return cfg, fmt.Errorf("rate: %w", err)
+	}
+	var search *result.Capacity
+	if t.RateFrom != nil {
+		search = t.RateFrom.Search
+	}
+	p99, at := serviceP99(search, cfg.Rate)
+	hold := 0.0
+	if l := run.Little; l != nil {
+		hold = l.HoldMS
+		cfg.Connections = l.Connections(cfg.Rate, p99)
+		t.ConnectionsFrom = &result.ConnectionsFrom{
+			Rule: "little", Margin: l.Margin, RateRPS: cfg.Rate, HoldMS: l.HoldMS,
+			ServiceP99MS: p99, ServiceAtRPS: at, Connections: cfg.Connections,
+			Capped: uncapped(*l, cfg.Rate, p99) > cfg.Connections,
+		}
+	}
+	if w := run.Window; w != nil {
+		lat, from := run.Published["latency_mean_ms"], "published"
+		if lat <= 0 {
+			lat, from = hold+p99, "hold + service p99"
+		}
+		d, forReq, forLat, capped := w.Length(cfg.Duration, cfg.Rate, cfg.Connections, lat)
+		t.DurationFrom = &result.DurationFrom{
+			Rule: "window", FloorS: cfg.Duration.Seconds(), RequestsPerConnection: w.Requests, ForRequestsS: forReq.Seconds(),
+			Latencies: w.Latencies, LatencyMS: lat, LatencyFrom: from, ForLatencyS: forLat.Seconds(),
+			MaxS: w.Max.Seconds(), Capped: capped, DurationS: d.Seconds(),
+		}
+		cfg.Duration = d
+	}
+	return cfg, nil
+}
+
+// uncapped is what l gives without its cap.
+func uncapped(l suite.Little, rps, p99ms float64) int {
+	l.Cap = 0
+	return l.Connections(rps, p99ms)
+}
+
+// serviceP99 is the server's p99 at about rate rps, from a capacity search:
+// the p99 of the lowest sustained step at or above rps (p99 grows with the
+// rate, so it bounds the p99 at rps), else of the highest sustained step;
+// at is that step's target. 0, 0 without a search.
+func serviceP99(c *result.Capacity, rps float64) (p99, at float64) {
+	if c == nil {
+		return 0, 0
+	}
+	var above, top *result.CapacityStep
+	for i, s := range c.Steps {
+		if !s.Sustained {
+			continue
+		}
+		if s.TargetRPS >= rps && (above == nil || s.TargetRPS < above.TargetRPS) {
+			above = &c.Steps[i]
+		}
+		if top == nil || s.TargetRPS > top.TargetRPS {
+			top = &c.Steps[i]
+		}
+	}
+	switch {
+	case above != nil:
+		return above.P99MS, above.TargetRPS
+	case top != nil:
+		return top.P99MS, top.TargetRPS
+	}
+	return 0, 0
+}
