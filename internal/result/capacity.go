@@ -61,8 +61,10 @@ type ConnectionsFrom struct {
 	RateRPS      float64 `json:"rate_rps"`
 	HoldMS       float64 `json:"hold_ms"`        // the cell's delay, plus its work in a work mix
 	ServiceP99MS float64 `json:"service_p99_ms"` // the server's p99 at about RateRPS
-	// ServiceAtRPS is the target of the capacity search's step whose p99 it
-	// is: the lowest sustained step at or above the rate, else the highest.
+	// ServiceAtRPS is the rate whose p99 it is: the target of the capacity
+	// search's lowest sustained step at or above the rate, else of its
+	// highest; with rate_of a closed-loop run, that run's median req/s
+	// (ServiceP99MS is then the median p99 of its trials).
 	ServiceAtRPS float64 `json:"service_at_rps"`
 	Connections  int     `json:"connections"`
 	Capped       bool    `json:"capped,omitempty"`

@@ -34,11 +34,11 @@ func (r *Runner) derive(ctx context.Context, run suite.Run, n int, t *result.Tri
 	if cfg.Rate, t.RateFrom, err = r.rateOf(ctx, run, n); err != nil {
 		return cfg, fmt.Errorf("rate: %w", err)
 	}
-	var search *result.Capacity
-	if t.RateFrom != nil {
-		search = t.RateFrom.Search
+	p99, at := serviceP99(t.RateFrom.Search, cfg.Rate)
+	if !run.RateSearch {
+		// A closed-loop reference: its median p99 at its capacity.
+		at, p99, _ = r.capacity(run.RateOf) // rateOf has read it already
 	}
-	p99, at := serviceP99(search, cfg.Rate)
 	hold := 0.0
 	if l := run.Little; l != nil {
 		hold = l.HoldMS

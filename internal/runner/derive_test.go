@@ -100,3 +100,25 @@ func TestDerive(t *testing.T) {
 		})
 	}
 }
+
+// TestDeriveClosedLoop sizes connections from a closed-loop reference: its
+// median req/s is the capacity, its median p99 the service time.
+func TestDeriveClosedLoop(t *testing.T) {
+	const ref = "capacity/node-express"
+	l := func(rps, p99 float64) *result.Load {
+		ld := &result.Load{}
+		ld.RPS, ld.Latency.P99 = rps, p99
+		return ld
+	}
+	r := &Runner{loads: map[string][]*result.Load{ref: {l(30000, 3), l(34000, 5), l(32000, 4)}}}
+	run := suite.Run{ID: "work/go", RateOf: ref, RateFraction: 0.75, Little: &suite.Little{Margin: 1.5, HoldMS: 1}, Load: load.Config{Duration: time.Second}}
+	tr := &result.Trial{}
+	cfg, err := r.derive(context.Background(), run, 1, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 0.75 × 32,000 = 24,000 req/s × (1 + 4) ms × 1.5 = 180.
+	if cf := tr.ConnectionsFrom; cfg.Rate != 24000 || cfg.Connections != 180 || cf == nil || cf.ServiceP99MS != 4 || cf.ServiceAtRPS != 32000 {
+		t.Errorf("rate %v, %d connections from %+v; want 24,000 req/s, 180 connections (p99 4 ms at 32,000 req/s)", cfg.Rate, cfg.Connections, cf)
+	}
+}

@@ -127,12 +127,13 @@ func assemble(s settings, at *yaml.Node, lang string) (Run, pending, error) {
 }
 
 // assembleDerived reads the rules that size a run at run time: connections:
-// little(M) and window:. Both need the rate a capacity search gives (the
-// search measures the service time they are sized by).
+// little(M) and window:. Both need a rate measured on this machine
+// (rate_of), and the service time its measurement gives: a capacity
+// search's p99 at about the rate, or a closed-loop run's median p99.
 func assembleDerived(r *Run, s settings) error {
 	if s.Connections != nil && s.Connections.V.Little > 0 {
-		if !r.RateSearch {
-			return yamlfile.Errorf(s.Connections.Node, "connections", "%s sizes connections from the service time a capacity search measures: give rate: <fraction>x and rate_of: capacity(<run id>), or a count", s.Connections.Text())
+		if r.RateOf == "" {
+			return yamlfile.Errorf(s.Connections.Node, "connections", "%s sizes connections from a rate and a service time this machine measured: give rate: <fraction>x and rate_of: capacity(<run id>) (or a closed-loop run), or a count", s.Connections.Text())
 		}
 		l := &Little{Margin: s.Connections.V.Little}
 		if s.Delay != nil {
@@ -147,8 +148,8 @@ func assembleDerived(r *Run, s settings) error {
 		r.Little, r.Load.Connections = l, 0
 	}
 	if w := s.Window; w != nil {
-		if !r.RateSearch {
-			return yamlfile.Errorf(w.Node, "window", "sizes the window from an open loop's rate and service time: give rate: <fraction>x and rate_of: capacity(<run id>)")
+		if r.RateOf == "" {
+			return yamlfile.Errorf(w.Node, "window", "sizes the window from an open loop's rate and service time: give rate: <fraction>x and rate_of: capacity(<run id>) (or a closed-loop run)")
 		}
 		if r.Load.MaxRequests > 0 {
 			return yamlfile.Errorf(w.Node, "window", "a run of requests: %d ends by its count, not its window; leave one of them out", r.Load.MaxRequests)
