@@ -117,6 +117,12 @@ func TestRealSuites(t *testing.T) {
 				if l := r.Little; l == nil || l.Margin != 1.5 || l.HoldMS != hold || l.Cap != cap || r.Load.Connections != 0 {
 					t.Errorf("%s: connections %d, rule %+v, want little(1.5) holding %v ms, cap %d", r.ID, r.Load.Connections, r.Little, hold, cap)
 				}
+				// The 1.5 s warm-up (a fresh Node still compiles, and 1,000+
+				// connections open), at every scale but quick: a scale's
+				// warm-up replaces the experiment's.
+				if s.Scale != "quick" && r.Load.Warmup != 1500*time.Millisecond {
+					t.Errorf("%s: warm-up %v, want 1.5 s", r.ID, r.Load.Warmup)
+				}
 				// The window rule, at most a max that can show the largest
 				// published latency of the run (quick keeps 1 s).
 				if w := r.Window; w == nil || w.Requests != 20 || w.Latencies != 50 || s.Scale != "quick" && w.Max < time.Duration(r.Published["latency_mean_ms"]*float64(time.Millisecond)) {
