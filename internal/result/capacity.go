@@ -62,8 +62,8 @@ type ConnectionsFrom struct {
 	HoldMS       float64 `json:"hold_ms"`        // the cell's delay, plus its work in a work mix
 	ServiceP99MS float64 `json:"service_p99_ms"` // the server's p99 at about RateRPS
 	// ServiceAtRPS is the rate whose p99 it is: the target of the capacity
-	// search's lowest sustained step at or above the rate, else of its
-	// highest; with rate_of a closed-loop run, that run's median req/s
+	// search's sustained step at or above the rate with the smallest p99,
+	// else of its highest sustained step; with rate_of a closed-loop run, that run's median req/s
 	// (ServiceP99MS is then the median p99 of its trials).
 	ServiceAtRPS float64 `json:"service_at_rps"`
 	Connections  int     `json:"connections"`

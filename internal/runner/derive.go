@@ -11,12 +11,19 @@ import (
 
 // Connections of a capacity search of a run whose connections are sized by
 // Little's law (connections: little(M)), which needs the rate the search is
-// about to find: the search starts with searchConnections, and its open loop
-// opens more, up to searchMaxConnections, when an arrival finds every one
-// busy (load.Config.MaxConnections), so that a step measures the server,
-// never a connection limit. The closed-loop seed keeps searchConnections.
+// about to find: each step opens searchConnections (in its warm-up, which
+// outlasts a SYN retransmission: capacity.SuiteWarmup), enough for 1,000 ÷
+// (1 ms × 1.5) = 666k req/s of a reference whose service p99 is 1 ms, and
+// its open loop opens more, up to searchMaxConnections, only when an
+// arrival finds every one busy (load.Config.MaxConnections), so that a step
+// measures the server, never a connection limit. A small pool that grows
+// whenever the server stalls (a CPU quota's throttling) opens connections
+// inside the window, which overflow Node's accept queue: a 2-core run under
+// a 0.5-CPU quota "sustained" a step with 100 connections growing and a p99
+// of 1,080 ms (SYN retransmissions), and little(1.5) then sized 8,551
+// connections at delay 0. The closed-loop seed keeps searchConnections.
 const (
-	searchConnections    = 100
+	searchConnections    = 1000
 	searchMaxConnections = 10_000
 )
 
@@ -73,9 +80,11 @@ func uncapped(l suite.Little, rps, p99ms float64) int {
 }
 
 // serviceP99 is the server's p99 at about rate rps, from a capacity search:
-// the p99 of the lowest sustained step at or above rps (p99 grows with the
-// rate, so it bounds the p99 at rps), else of the highest sustained step;
-// at is that step's target. 0, 0 without a search.
+// the smallest p99 of the sustained steps at or above rps (p99 grows with
+// the rate, so each bounds the p99 at rps, and the smallest is the bound
+// least touched by a passing stall or a server's first, still compiling
+// step), else the highest sustained step's; at is that step's target. 0, 0
+// without a search.
 func serviceP99(c *result.Capacity, rps float64) (p99, at float64) {
 	if c == nil {
 		return 0, 0
@@ -85,7 +94,7 @@ func serviceP99(c *result.Capacity, rps float64) (p99, at float64) {
 		if !s.Sustained {
 			continue
 		}
-		if s.TargetRPS >= rps && (above == nil || s.TargetRPS < above.TargetRPS) {
+		if s.TargetRPS >= rps && (above == nil || s.P99MS < above.P99MS) {
 			above = &c.Steps[i]
 		}
 		if top == nil || s.TargetRPS > top.TargetRPS {

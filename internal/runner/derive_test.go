@@ -14,18 +14,20 @@ func TestServiceP99(t *testing.T) {
 	steps := &result.Capacity{Steps: []result.CapacityStep{
 		{TargetRPS: 0, P99MS: 9, Sustained: false}, // the closed-loop seed
 		{TargetRPS: 20000, P99MS: 2, Sustained: true},
-		{TargetRPS: 25000, P99MS: 3, Sustained: true},
+		{TargetRPS: 25000, P99MS: 12, Sustained: true}, // a stall, or a server still compiling
 		{TargetRPS: 31250, P99MS: 40, Sustained: false},
 		{TargetRPS: 28000, P99MS: 5, Sustained: true},
+		{TargetRPS: 29000, P99MS: 4, Sustained: true},
 	}}
 	for _, c := range []struct {
 		name    string
 		rate    float64
 		p99, at float64
 	}{
-		{"the lowest sustained step at or above the rate", 21000, 3, 25000},
-		{"a step at the rate itself", 25000, 3, 25000},
-		{"above every sustained step: the highest", 30000, 5, 28000},
+		{"the smallest p99 at or above the rate", 21000, 4, 29000},
+		{"a step at the rate itself", 29000, 4, 29000},
+		{"one step above", 28500, 4, 29000},
+		{"above every sustained step: the highest", 30000, 4, 29000},
 		{"below every step", 1000, 2, 20000},
 	} {
 		t.Run(c.name, func(t *testing.T) {
