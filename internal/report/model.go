@@ -106,6 +106,14 @@ func Build(r *Results) *SuiteReport {
 		er.Param = matrixParam(e.Runs)
 		sr.Experiments = append(sr.Experiments, er)
 	}
+	// The suite's A/A noise floor bounds what any of its ratios can tell.
+	var all []*verdict.Verdict
+	for _, er := range sr.Experiments {
+		for i := range er.Verdicts {
+			all = append(all, &er.Verdicts[i].Verdict)
+		}
+	}
+	verdict.WithinNoise(all)
 	return sr
 }
 

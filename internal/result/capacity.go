@@ -50,3 +50,41 @@ const (
 	RateFromSearch     = "search"
 	RateFromClosedLoop = "closed-loop"
 )
+
+// ConnectionsFrom is how a trial's connections were sized at run time when
+// the suite gave a rule (connections: little(M)): Connections =
+// ceil(RateRPS × (HoldMS + ServiceP99MS) / 1000 × Margin), at most the
+// scale's max_connections (Capped).
+type ConnectionsFrom struct {
+	Rule         string  `json:"rule"` // "little"
+	Margin       float64 `json:"margin"`
+	RateRPS      float64 `json:"rate_rps"`
+	HoldMS       float64 `json:"hold_ms"`        // the cell's delay, plus its work in a work mix
+	ServiceP99MS float64 `json:"service_p99_ms"` // the server's p99 at about RateRPS
+	// ServiceAtRPS is the rate whose p99 it is: the target of the capacity
+	// search's sustained step at or above the rate with the smallest p99,
+	// else of its highest sustained step; with rate_of a closed-loop run, that run's median req/s
+	// (ServiceP99MS is then the median p99 of its trials).
+	ServiceAtRPS float64 `json:"service_at_rps"`
+	Connections  int     `json:"connections"`
+	Capped       bool    `json:"capped,omitempty"`
+}
+
+// DurationFrom is how a trial's window was sized at run time when the suite
+// gave a rule (window:): the longest of FloorS, ForRequestsS and
+// ForLatencyS, at most MaxS (Capped when the rule asked for more).
+type DurationFrom struct {
+	Rule                  string  `json:"rule"`    // "window"
+	FloorS                float64 `json:"floor_s"` // the scale's duration
+	RequestsPerConnection int     `json:"requests_per_connection,omitempty"`
+	ForRequestsS          float64 `json:"for_requests_s,omitempty"` // requests × connections ÷ rate
+	Latencies             float64 `json:"latencies,omitempty"`
+	LatencyMS             float64 `json:"latency_ms,omitempty"`
+	// LatencyFrom: "published" (the cell's published latency_mean_ms) or
+	// "hold + service p99" (ConnectionsFrom's, without a published figure).
+	LatencyFrom string  `json:"latency_from,omitempty"`
+	ForLatencyS float64 `json:"for_latency_s,omitempty"` // latencies × latency
+	MaxS        float64 `json:"max_s"`
+	Capped      bool    `json:"capped,omitempty"`
+	DurationS   float64 `json:"duration_s"`
+}

@@ -54,7 +54,12 @@ type Trial struct {
 	// RateFrom: the suite gave the rate as a fraction of a capacity; the
 	// capacity and where it came from (Load.TargetRPS is the rate).
 	RateFrom *RateFrom `json:"rate_from,omitempty"`
-	Listen   *Listen   `json:"listen,omitempty"` // the server's listen queue over the trial
+	// ConnectionsFrom and DurationFrom: the suite gave a rule for the
+	// connections or the window, sized at run time (Load.Settings holds
+	// what was used).
+	ConnectionsFrom *ConnectionsFrom `json:"connections_from,omitempty"`
+	DurationFrom    *DurationFrom    `json:"duration_from,omitempty"`
+	Listen          *Listen          `json:"listen,omitempty"` // the server's listen queue over the trial
 }
 
 // Listen is what the server's listen queue did from before the warm-up to

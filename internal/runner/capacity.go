@@ -25,7 +25,7 @@ func (r *Runner) rateOf(ctx context.Context, run suite.Run, n int) (float64, *re
 			return 0, from, err // a failed trial keeps the steps that found nothing
 		}
 	} else {
-		c, err := r.capacity(run.RateOf)
+		c, _, err := r.capacity(run.RateOf)
 		if err != nil {
 			return 0, nil, err
 		}
@@ -63,6 +63,16 @@ func (r *Runner) search(ctx context.Context, id string, n int, once bool) (*resu
 	}
 	ref := r.suite.Runs[i]
 	ref.RateOf, ref.RateSearch, ref.Load.Rate = "", false, 0
+	if l := ref.Little; l != nil {
+		// The rule needs the rate this search finds: let the open loop
+		// open what each step needs instead (searchConnections).
+		ref.Load.Connections, ref.Load.MaxConnections = searchConnections, searchMaxConnections
+		if l.Cap > 0 {
+			ref.Load.Connections, ref.Load.MaxConnections = min(searchConnections, l.Cap), l.Cap
+		}
+		ref.Little = nil
+	}
+	ref.Window = nil
 	eng, err := engine.New(ref.Engine)
 	if err != nil {
 		return nil, err

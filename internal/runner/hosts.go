@@ -26,16 +26,16 @@ func (r *Runner) hostsTrial(ctx context.Context, t *result.Trial, run suite.Run)
 		return end(result.StatusNotRun, "not run here: placement hosts needs network namespaces: %v", err)
 	}
 	if run.RateOf != "" {
-		// One place computes a rate from a capacity (rateOf); a search's
+		// One place sizes a rate and what follows from it (derive); a search's
 		// steps run through the local trial, which this placement is not.
 		if run.RateSearch {
 			return end(result.StatusNotSupported, "%s: rate_of: capacity(...) searches on the local placement only; under placement: hosts give rate_of a closed-loop run or an absolute rate", run.ID)
 		}
-		rate, from, err := r.rateOf(ctx, run, t.Round)
+		cfg, err := r.derive(ctx, run, t.Round, t)
 		if err != nil {
-			return end(result.StatusFailed, "%s: rate: %v", run.ID, err)
+			return end(result.StatusFailed, "%s: %v", run.ID, err)
 		}
-		run.Load.Rate, run.RateOf, t.RateFrom = rate, "", from
+		run.Load, run.RateOf, run.Little, run.Window = cfg, "", nil, nil
 	}
 	if err := k8s.Supported(run); err != nil {
 		return end(result.StatusNotSupported, "%v", err)

@@ -66,7 +66,7 @@ type Runner struct {
 	allowed []int            // CPUs usable by this process when it started
 	built   map[string]error // build outcome per implementation and runtime
 	rts     map[string]rtInstall
-	rps     map[string][]float64
+	loads   map[string][]*result.Load // finished trials' loads, by run: rate_of a closed-loop run
 	// searches are the capacity searches of this invocation, by run and round.
 	searches map[string]searched
 	prog     *progress
@@ -128,7 +128,7 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Runner{opt: opt, suite: s, folder: f, allowed: allowed, built: map[string]error{}, rps: map[string][]float64{}, searches: map[string]searched{}}
+	r := &Runner{opt: opt, suite: s, folder: f, allowed: allowed, built: map[string]error{}, loads: map[string][]*result.Load{}, searches: map[string]searched{}}
 	if err := r.installRuntimes(ctx, runs); err != nil {
 		return nil, err
 	}
@@ -215,30 +215,35 @@ func (r *Runner) writeHeader(runs []suite.Run, resumed bool) error {
 	return r.folder.linkLatest()
 }
 
-// record keeps the req/s of a finished trial for rates relative to it.
+// record keeps the load of a finished trial for rates relative to it.
 func (r *Runner) record(t *result.Trial) {
 	if t.Status == result.StatusOK && t.Load != nil {
-		r.rps[t.Run] = append(r.rps[t.Run], t.Load.RPS)
+		r.loads[t.Run] = append(r.loads[t.Run], t.Load)
 	}
 }
 
 // capacity is the median req/s of the run id's finished trials, measured now
-// or found in the folder (--resume, or a run that --only left out).
-func (r *Runner) capacity(id string) (float64, error) {
-	v := r.rps[id]
+// or found in the folder (--resume, or a run that --only left out), and
+// their median p99 (the service time of connections: little(M)).
+func (r *Runner) capacity(id string) (rps, p99 float64, err error) {
+	v := r.loads[id]
 	if len(v) == 0 {
 		for n := 1; n <= 100; n++ {
 			t, ok := r.folder.finished(id, n)
 			if !ok {
 				break
 			}
-			v = append(v, t.Load.RPS)
+			v = append(v, t.Load)
 		}
 	}
 	if len(v) == 0 {
-		return 0, fmt.Errorf("it is a fraction of the capacity measured by %q, which has no successful trial (it failed, or --only left it out: include it)", id)
+		return 0, 0, fmt.Errorf("it is a fraction of the capacity measured by %q, which has no successful trial (it failed, or --only left it out: include it)", id)
 	}
-	return result.Median(v), nil
+	var rs, ps []float64
+	for _, l := range v {
+		rs, ps = append(rs, l.RPS), append(ps, l.Latency.P99)
+	}
+	return result.Median(rs), result.Median(ps), nil
 }
 
 // selectRuns keeps the runs whose id ("experiment/label") matches pattern:

@@ -90,9 +90,12 @@ func TestRunSuite(t *testing.T) {
 				t.Errorf("trial %d: listen %+v, want one socket with backlog %d", n, l, somaxconn(t))
 			}
 			// CPU time counts in 10 ms ticks, and a 300 ms trial on a busy
-			// machine may see none: the figure must be there, not large.
-			if c := tr.Monitor.CPUPerResponseUS; c == nil || *c < 0 || math.Abs(*c-tr.Monitor.ServerCPUS/float64(tr.Load.Responses)*1e6) > 1e-6 {
-				t.Errorf("trial %d: cpu per response %v, server cpu %v s, %d responses", n, c, tr.Monitor.ServerCPUS, tr.Load.Responses)
+			// machine may see none: the figure must be there, not large. It
+			// is the server's CPU over the load's own window (costPerResponse
+			// scales it down when the monitor's samples cover more, as they
+			// do on a loaded machine), so at most the whole CPU per response.
+			if c := tr.Monitor.CPUPerResponseUS; c == nil || *c < 0 || *c > tr.Monitor.ServerCPUS/float64(tr.Load.Responses)*1e6+1e-6 {
+				t.Errorf("trial %d: cpu per response %v, server cpu %v s, %d responses", n, deref(c), tr.Monitor.ServerCPUS, tr.Load.Responses)
 			}
 			if got := hlogCount(t, filepath.Join(o.Dir, result.HlogFile("closed/test-ok", n))); got != tr.Load.Responses {
 				t.Errorf("trial %d: the .hlog holds %d latencies, the trial %d responses", n, got, tr.Load.Responses)
@@ -322,4 +325,12 @@ func hlogCount(t *testing.T, path string) int64 {
 		}
 		n += h.TotalCount()
 	}
+}
+
+// deref prints a figure that may be absent.
+func deref(p *float64) any {
+	if p == nil {
+		return "none"
+	}
+	return *p
 }

@@ -66,11 +66,9 @@ func (r *Runner) trialOn(ctx context.Context, run suite.Run, n int, eng engine.E
 	if err := r.build(ctx, im); err != nil {
 		return fail("%v", err)
 	}
-	cfg := run.Load
-	if run.RateOf != "" {
-		if cfg.Rate, t.RateFrom, err = r.rateOf(ctx, run, n); err != nil {
-			return fail("%s: rate: %v", run.ID, err)
-		}
+	cfg, err := r.derive(ctx, run, n, t)
+	if err != nil {
+		return fail("%s: %v", run.ID, err)
 	}
 
 	var wrap []string

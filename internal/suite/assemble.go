@@ -65,7 +65,7 @@ func assemble(s settings, at *yaml.Node, lang string) (Run, pending, error) {
 		r.TimeCap = s.TimeCap.V
 	}
 	if s.Connections != nil {
-		c.Connections = s.Connections.V
+		c.Connections = s.Connections.V.N
 	}
 	if s.ConnectionsCap != nil {
 		c.Connections = min(c.Connections, s.ConnectionsCap.V)
@@ -120,7 +120,52 @@ func assemble(s settings, at *yaml.Node, lang string) (Run, pending, error) {
 	if err := assembleRequest(&r, &pd, s); err != nil {
 		return r, pd, err
 	}
+	if err := assembleDerived(&r, s); err != nil {
+		return r, pd, err
+	}
 	return r, pd, checkEngine(&r, s)
+}
+
+// assembleDerived reads the rules that size a run at run time: connections:
+// little(M) and window:. Both need a rate measured on this machine
+// (rate_of), and the service time its measurement gives: a capacity
+// search's p99 at about the rate, or a closed-loop run's median p99.
+func assembleDerived(r *Run, s settings) error {
+	if s.Connections != nil && s.Connections.V.Little > 0 {
+		if r.RateOf == "" {
+			return yamlfile.Errorf(s.Connections.Node, "connections", "%s sizes connections from a rate and a service time this machine measured: give rate: <fraction>x and rate_of: capacity(<run id>) (or a closed-loop run), or a count", s.Connections.Text())
+		}
+		l := &Little{Margin: s.Connections.V.Little}
+		if s.Delay != nil {
+			l.HoldMS += float64(s.Delay.V)
+		}
+		if s.Work != nil && s.WorkShare != nil && s.WorkShare.V > 0 {
+			l.HoldMS += float64(s.Work.V)
+		}
+		if s.ConnectionsCap != nil {
+			l.Cap = s.ConnectionsCap.V
+		}
+		r.Little, r.Load.Connections = l, 0
+	}
+	if w := s.Window; w != nil {
+		if r.RateOf == "" {
+			return yamlfile.Errorf(w.Node, "window", "sizes the window from an open loop's rate and service time: give rate: <fraction>x and rate_of: capacity(<run id>) (or a closed-loop run)")
+		}
+		if r.Load.MaxRequests > 0 {
+			return yamlfile.Errorf(w.Node, "window", "a run of requests: %d ends by its count, not its window; leave one of them out", r.Load.MaxRequests)
+		}
+		r.Window = &Window{Max: w.Max.V}
+		if w.Requests != nil {
+			r.Window.Requests = w.Requests.V
+		}
+		if w.Latencies != nil {
+			r.Window.Latencies = w.Latencies.V
+		}
+		if r.Window.Max < r.Load.Duration {
+			return yamlfile.Errorf(w.Max.Node, "max", "%v is shorter than the duration %v, the least window", w.Max.V, r.Load.Duration)
+		}
+	}
+	return nil
 }
 
 // assembleRuntime checks the runtime against the implementation's language.

@@ -536,7 +536,7 @@ func (c conclusion) atScale(byID map[string]*Run) conclusion {
 // max_connections capped it: the write-up's, where the suite follows it.
 func nominalConnections(s settings) int {
 	if s.Connections != nil {
-		return s.Connections.V
+		return s.Connections.V.N // 0 under little(M): sized at run time
 	}
 	return 10 // load.Config's default
 }

@@ -4,6 +4,7 @@
 package suite
 
 import (
+	"math"
 	"time"
 
 	"restbench/internal/load"
@@ -61,6 +62,13 @@ type Run struct {
 	// for the whole run of the suite, in the first round that needs it,
 	// instead of once per round.
 	RateSearchOnce bool
+	// Little, when set (connections: little(M)), sizes Load.Connections at
+	// run time, from the rate and the service time the capacity search of
+	// RateOf measured; Load.Connections is 0 until then.
+	Little *Little `json:",omitempty"`
+	// Window, when set, lengthens Load.Duration at run time to what the
+	// cell's claims need (window: {requests, latencies, max}).
+	Window *Window `json:",omitempty"`
 
 	// Trials is how many interleaved rounds measure this run at least;
 	// MaxTrials how many a stop rule (runner.Options.Enough) may add rounds
@@ -75,4 +83,55 @@ type Run struct {
 	// (published_load:, see result.RunInfo); nil where the suite says none.
 	PublishedLoad *result.PublishedLoad
 	Note          string // beside the published figures (see result.RunInfo)
+}
+
+// Little is Little's law with a margin: an open loop at rate λ keeps λ × W
+// requests in flight, W the time each holds its connection, and sends at
+// most one request per connection at a time. The runner opens
+//
+//	ceil(λ × (HoldMS + service p99) / 1000 × Margin)
+//
+// connections, at most Cap: the service p99 is the server's at about λ (the
+// capacity search's step at or above λ), HoldMS what the cell adds to every
+// request (its delay, and in a work mix the work).
+type Little struct {
+	Margin float64
+	HoldMS float64
+	Cap    int // max_connections; 0: none
+}
+
+// Connections is the count the rule gives at rate rps with service p99 p99ms.
+func (l Little) Connections(rps, p99ms float64) int {
+	n := int(math.Ceil(rps * (l.HoldMS + p99ms) / 1000 * l.Margin))
+	n = max(n, 1)
+	if l.Cap > 0 {
+		n = min(n, l.Cap)
+	}
+	return n
+}
+
+// Window sizes a measured window at run time: at least Load.Duration (the
+// scale's), at least Requests requests per connection (Requests ×
+// connections ÷ rate), and at least Latencies times the latency the cell's
+// claims are about, but never more than Max (what the time budget counts).
+// That latency is the cell's published latency_mean_ms, or, without one, the
+// cell's hold time plus the service p99 (Little).
+type Window struct {
+	Requests  int
+	Latencies float64
+	Max       time.Duration
+}
+
+// Length is the window for a floor, a rate, a connection count and a
+// latency; capped says the rule asked for more than Max.
+func (w Window) Length(floor time.Duration, rps float64, conns int, latencyMS float64) (d, forRequests, forLatency time.Duration, capped bool) {
+	if rps > 0 && w.Requests > 0 {
+		forRequests = time.Duration(float64(w.Requests*conns) / rps * float64(time.Second))
+	}
+	forLatency = time.Duration(w.Latencies * latencyMS * float64(time.Millisecond))
+	d = max(floor, forRequests, forLatency)
+	if w.Max > 0 && d > w.Max {
+		return max(floor, w.Max), forRequests, forLatency, true
+	}
+	return d.Round(time.Millisecond), forRequests, forLatency, false
 }

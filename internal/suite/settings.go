@@ -21,7 +21,7 @@ import (
 // name the line.
 type settings struct {
 	Engine         *engine           `yaml:"engine"`
-	Connections    *count            `yaml:"connections"`
+	Connections    *connections      `yaml:"connections"`
 	ConnectionsCap *count            `yaml:"max_connections"` // a cap; unlike load --max-connections, never growth
 	Duration       *duration         `yaml:"duration"`
 	Warmup         *duration         `yaml:"warmup"`
@@ -29,6 +29,7 @@ type settings struct {
 	Trials         *count            `yaml:"trials"`
 	MaxTrials      *count            `yaml:"max_trials"`
 	TimeCap        *duration         `yaml:"time_cap"`
+	Window         *window           `yaml:"window"`
 	Timeout        *duration         `yaml:"timeout"`
 	KeepAlive      *boolean          `yaml:"keepalive"`
 	Rate           *rate             `yaml:"rate"`
@@ -155,6 +156,7 @@ type (
 	runtimeFlags struct{ value[string] }
 	rate         struct{ value[rateValue] }
 	rateSearch   struct{ value[string] }
+	connections  struct{ value[connectionsValue] }
 	placement    struct{ value[placementValue] }
 	probe        struct{ value[probeValue] }
 )
@@ -213,8 +215,9 @@ func (v *rate) UnmarshalYAML(n *yaml.Node) error { return v.read(n, parseRate) }
 func (v *rateSearch) UnmarshalYAML(n *yaml.Node) error {
 	return v.read(n, func(n *yaml.Node) (string, error) { return yamlfile.OneOf(n, "round", "once") })
 }
-func (v *placement) UnmarshalYAML(n *yaml.Node) error { return v.read(n, parsePlacement) }
-func (v *probe) UnmarshalYAML(n *yaml.Node) error     { return v.read(n, parseProbe) }
+func (v *connections) UnmarshalYAML(n *yaml.Node) error { return v.read(n, parseConnections) }
+func (v *placement) UnmarshalYAML(n *yaml.Node) error   { return v.read(n, parsePlacement) }
+func (v *probe) UnmarshalYAML(n *yaml.Node) error       { return v.read(n, parseProbe) }
 
 // Runtimes are the runtimes a server may run on, by the language of its
 // implementation (servers/implementations.yaml); "" in Run.Runtime is the
@@ -290,6 +293,53 @@ func parseRate(n *yaml.Node) (rateValue, error) {
 		return rateValue{}, bad
 	}
 	return rateValue{Abs: x}, nil
+}
+
+// connectionsValue is a connection count, or the rule that sizes it at
+// run time: little(M), Little's law with a margin of M.
+type connectionsValue struct {
+	N      int
+	Little float64
+}
+
+func parseConnections(n *yaml.Node) (connectionsValue, error) {
+	v, err := yamlfile.Scalar(n, "")
+	if err != nil {
+		return connectionsValue{}, err
+	}
+	if m, ok := strings.CutPrefix(v, "little("); ok {
+		m, ok = strings.CutSuffix(m, ")")
+		x, err := strconv.ParseFloat(strings.TrimSpace(m), 64)
+		if !ok || err != nil || x < 1 {
+			return connectionsValue{}, yamlfile.Errorf(n, "", "%q: write little(M) with a margin M of at least 1, e.g. little(1.5)", v)
+		}
+		return connectionsValue{Little: x}, nil
+	}
+	i, err := yamlfile.Int(n, 1, 1_000_000)
+	if err != nil {
+		return connectionsValue{}, yamlfile.Errorf(n, "", "%q is not a whole number from 1 to 1000000 (or little(M): connections sized by Little's law, e.g. little(1.5))", v)
+	}
+	return connectionsValue{N: i}, nil
+}
+
+// window is the rule that lengthens a run's measured window at run time
+// (Run.Window): window: {requests: 20, latencies: 50, max: 6s}.
+type window struct {
+	yamlfile.At `yaml:"-"`
+	Requests    *count    `yaml:"requests"`
+	Latencies   *quota    `yaml:"latencies"`
+	Max         *duration `yaml:"max"`
+}
+
+func (w *window) UnmarshalYAML(n *yaml.Node) error {
+	w.Node = n
+	if err := yamlfile.DecodeFields(n, "window", w); err != nil {
+		return err
+	}
+	if w.Max == nil {
+		return yamlfile.Errorf(n, "window", "needs max: (the longest window the rule may ask for, which the time budget counts), e.g. max: 6s")
+	}
+	return nil
 }
 
 // placementValue is where server and generator run.

@@ -1,0 +1,53 @@
+package report
+
+import (
+	"strings"
+	"testing"
+
+	"restbench/internal/result"
+)
+
+// TestBuildWithinNoise: Build grades a suite's claims against the A/A noise
+// floor of whichever of its experiments has one, so that a tie the paired
+// ratios would decide reads inconclusive when the floor is wider.
+func TestBuildWithinNoise(t *testing.T) {
+	trials := func(id string, rps ...float64) []result.Trial {
+		var out []result.Trial
+		for i, v := range rps {
+			ld := &result.Load{}
+			ld.RPS, ld.Responses = v, 1000
+			out = append(out, result.Trial{Run: id, Trial: i + 1, Round: i + 1, Status: result.StatusOK, Load: ld})
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name string
+		twin []float64 // the A/A twin's req/s per round; a's are 100
+		want string
+	}{
+		{"a quiet floor decides the tie", []float64{99, 101, 100, 98, 102}, Holds},
+		{"a noisy floor: the tie is inconclusive", []float64{80, 125, 100, 90, 110}, Inconclusive},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tie := result.Conclusion{Text: "a ties b", Metric: "rps", A: "x/b", B: "x/c", Claim: result.ClaimTie, Tolerance: 0.10}
+			aa := result.Conclusion{Text: "A/A: a against itself", Kind: result.KindAA, Metric: "rps", A: "aa/a", B: "aa/a A/A", Claim: result.ClaimTie, Published: 1}
+			r := &Results{
+				Suite: result.Suite{Name: "s", Experiments: []result.Experiment{
+					{Name: "aa", Runs: []result.RunInfo{{ID: "aa/a"}, {ID: "aa/a A/A"}}, Conclusions: []result.Conclusion{aa}},
+					{Name: "x", Runs: []result.RunInfo{{ID: "x/b"}, {ID: "x/c"}}, Conclusions: []result.Conclusion{tie}},
+				}},
+				Trials: map[string][]result.Trial{
+					"aa/a": trials("aa/a", 100, 100, 100, 100, 100), "aa/a A/A": trials("aa/a A/A", c.twin...),
+					"x/b": trials("x/b", 100, 102, 99, 101, 100), "x/c": trials("x/c", 100, 100, 100, 100, 100),
+				},
+			}
+			v := Build(r).Experiments[1].Verdicts[0]
+			if v.Outcome != c.want {
+				t.Fatalf("tie: %s (%s), want %s", v.Outcome, v.Why, c.want)
+			}
+			if c.want == Inconclusive && !strings.Contains(v.Why, "A/A noise floor") {
+				t.Errorf("why = %q, want it to name the A/A noise floor", v.Why)
+			}
+		})
+	}
+}
