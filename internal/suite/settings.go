@@ -38,6 +38,7 @@ type settings struct {
 	Threads        *threads          `yaml:"threads"`
 	Gomaxprocs     *gomaxprocs       `yaml:"gomaxprocs"`
 	Cluster        *cluster          `yaml:"cluster"`
+	Backlog        *count            `yaml:"backlog"`
 	Runtime        *runtimeName      `yaml:"runtime"`
 	RuntimeFlags   *runtimeFlags     `yaml:"runtime_flags"`
 	Delay          *millis           `yaml:"delay"`
@@ -78,7 +79,7 @@ func (s *settings) UnmarshalYAML(n *yaml.Node) error {
 // a cell, in the order labels name them.
 var axisKeys = []string{
 	"engine", "connections", "duration", "requests", "keepalive", "rate", "placement", "quota",
-	"threads", "gomaxprocs", "cluster", "runtime", "runtime_flags", "delay", "work", "work_share", "path", "body_size",
+	"threads", "gomaxprocs", "cluster", "backlog", "runtime", "runtime_flags", "delay", "work", "work_share", "path", "body_size",
 }
 
 // apply puts layer o on top of s: every key o sets replaces s's.
