@@ -105,6 +105,7 @@ func Build(r *Results) *SuiteReport {
 		er.Param = matrixParam(e.Runs)
 		sr.Experiments = append(sr.Experiments, er)
 	}
+	crossCheck(sr)
 	return sr
 }
 

@@ -89,12 +89,17 @@ func measuredCell(v Verdict) string {
 	return s
 }
 
-// outcomeCell is the verdict as the table prints it: a bound says so.
+// outcomeCell is the verdict as the table prints it: a bound says so, and
+// so does another generator that measured the same cells otherwise.
 func outcomeCell(v Verdict) string {
+	out := v.Outcome
 	if v.Outcome == Holds && v.Bound != "" {
-		return "holds (" + v.Bound + " bound)"
+		out = "holds (" + v.Bound + " bound)"
 	}
-	return v.Outcome
+	if v.Disagrees != "" {
+		out += "; but " + v.Disagrees
+	}
+	return out
 }
 
 // verdictDetail is a verdict's line in its section, without the outcome:
