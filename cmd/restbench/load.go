@@ -72,7 +72,7 @@ func addLoadFlags(fs *flag.FlagSet, durationUsage string) *loadFlags {
 	fs.Var(&f.headers, "H", "request header 'Name: value' (repeatable)")
 	fs.StringVar(&f.body, "b", "", "request body: @file or a literal")
 	fs.BoolVar(&f.noKeepAlive, "no-keepalive", false, "a new TCP connection per request (ab without -k)")
-	fs.IntVar(&cfg.MaxDialing, "max-dialing", load.DefaultMaxDialing, "keep-alive: TCP handshakes in flight at most while the connections open, before the clock starts (wrk opens all at once: give -c)")
+	fs.IntVar(&cfg.MaxDialing, "max-dialing", load.DefaultMaxDialing, "keep-alive: connections on their way in at most (handshakes, plus the server's accept queue on loopback) while the pool opens, before the clock starts (wrk opens all at once: give -c for the nearest)")
 	fs.StringVar(&f.mix, "mix", "", "YAML file of weighted targets {name, method, path, headers, body, weight}")
 	fs.IntVar(&cfg.Expect, "expect", 200, "expected status of every response")
 	fs.BoolVar(&cfg.ExpectJSON, "expect-json", false, "every response body must be valid JSON")
