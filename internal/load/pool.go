@@ -86,9 +86,11 @@ func (g *generator) openPool(ctx context.Context, maxDialing int, timeout time.D
 			return pool
 		}
 		room := maxDialing - len(dialing)
-		if queued, backlog, ok := acceptQueue(g.addr); ok && next < len(all) {
-			pool.AcceptQueue = true
-			room = min(maxDialing, backlog) - len(dialing) - queued
+		if next < len(all) {
+			if queued, backlog, ok := acceptQueue(g.addr); ok {
+				pool.AcceptQueue = true
+				room = min(maxDialing, backlog) - len(dialing) - queued
+			}
 		}
 		for ; room > 0 && next < len(all); room-- {
 			p := &all[next]
