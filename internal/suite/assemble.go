@@ -170,8 +170,8 @@ func assembleEnv(r *Run, s settings) {
 	if s.Cluster != nil && s.Cluster.V == "pm2" {
 		r.Env["CLUSTER"] = "pm2"
 	}
-	if s.Backlog != nil {
-		r.Env["BACKLOG"] = strconv.Itoa(s.Backlog.V)
+	if s.Backlog != nil && s.Backlog.V != "default" {
+		r.Env["BACKLOG"] = s.Backlog.V
 	}
 }
 

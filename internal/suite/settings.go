@@ -38,7 +38,7 @@ type settings struct {
 	Threads        *threads          `yaml:"threads"`
 	Gomaxprocs     *gomaxprocs       `yaml:"gomaxprocs"`
 	Cluster        *cluster          `yaml:"cluster"`
-	Backlog        *count            `yaml:"backlog"`
+	Backlog        *backlog          `yaml:"backlog"`
 	Runtime        *runtimeName      `yaml:"runtime"`
 	RuntimeFlags   *runtimeFlags     `yaml:"runtime_flags"`
 	Delay          *millis           `yaml:"delay"`
@@ -150,6 +150,7 @@ type (
 	percent      struct{ value[float64] }
 	threads      struct{ value[string] }
 	gomaxprocs   struct{ value[string] }
+	backlog      struct{ value[string] }
 	cluster      struct{ value[string] }
 	runtimeName  struct{ value[string] }
 	runtimeFlags struct{ value[string] }
@@ -198,6 +199,9 @@ func (v *threads) UnmarshalYAML(n *yaml.Node) error {
 }
 func (v *gomaxprocs) UnmarshalYAML(n *yaml.Node) error {
 	return v.read(n, func(n *yaml.Node) (string, error) { return countOr(n, "cores", "unset") })
+}
+func (v *backlog) UnmarshalYAML(n *yaml.Node) error {
+	return v.read(n, func(n *yaml.Node) (string, error) { return countOr(n, "default") })
 }
 func (v *runtimeFlags) UnmarshalYAML(n *yaml.Node) error {
 	return v.read(n, func(n *yaml.Node) (string, error) { return yamlfile.OneOf(n, FlagsManifest, FlagsDefault) })
