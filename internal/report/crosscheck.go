@@ -99,6 +99,13 @@ func cellShape(impl string, ts []*result.Trial) (shape, engine string) {
 		if u, err := url.Parse(s.URL); err == nil {
 			path = u.RequestURI()
 		}
+		method := strings.ToUpper(s.Method)
+		if method == "" { // wrk and ab record the method as the suite gave it
+			method = "GET"
+			if s.BodyBytes > 0 {
+				method = "POST"
+			}
+		}
 		window := 0.0
 		if s.MaxRequests == 0 {
 			window = s.DurationS
@@ -108,7 +115,7 @@ func cellShape(impl string, ts []*result.Trial) (shape, engine string) {
 			env = append(env, k+"="+t.Env[k])
 		}
 		return fmt.Sprintf("%s %s %s body=%d c=%d ka=%t n=%d d=%g rate=%g mix=%s env=%s",
-			impl, s.Method, path, s.BodyBytes, s.Connections, s.KeepAlive, s.MaxRequests, window, s.Rate, s.Mix, strings.Join(env, ",")), s.Engine
+			impl, method, path, s.BodyBytes, s.Connections, s.KeepAlive, s.MaxRequests, window, s.Rate, s.Mix, strings.Join(env, ",")), s.Engine
 	}
 	return "", ""
 }
