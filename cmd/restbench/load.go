@@ -189,9 +189,10 @@ func cmdLoad(ctx context.Context, args []string) error {
 		if start, err = parseStartAt(*startAt); err != nil {
 			return usageError("load: %v", err)
 		}
-		if err := waitUntil(ctx, start, cfg.Warmup); err != nil {
-			return fmt.Errorf("load: %w", err)
-		}
+		// The wait comes after the keep-alive pool opens (load.Config.Begin),
+		// so that every generator's window opens at start, however long its
+		// pool took.
+		cfg.Begin = func(ctx context.Context) error { return waitUntil(ctx, start, cfg.Warmup) }
 	}
 	if !*quiet && term.IsTerminal(int(os.Stderr.Fd())) {
 		cfg.Progress = func(done int64, elapsed time.Duration) {

@@ -4,7 +4,10 @@
 // validation of every response.
 package load
 
-import "time"
+import (
+	"context"
+	"time"
+)
 
 // Target is one kind of request in a mix. Path is relative to Config.URL's
 // host (it starts with "/"); a zero Weight counts as 1.
@@ -50,6 +53,12 @@ type Config struct {
 	CPUs        []int         // pin the generator to these CPUs: every thread of this process (cpu.PinSelf)
 	AllowRemote bool          // permit a target that is not loopback
 	Threads     int           // event loops (OS threads); default one per usable CPU, at most Connections
+
+	// Begin, when set, is called once the connections are open, just
+	// before the clock starts (warm-up, then window), and the load waits for
+	// it: --start-at waits there for a shared instant, so that the pool's
+	// opening does not make the window late. An error stops the load.
+	Begin func(context.Context) error
 
 	// Progress, when set, is called about once a second from a separate
 	// goroutine with the requests completed so far (warm-up excluded) and the

@@ -1,12 +1,15 @@
 package load
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"os"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -87,5 +90,26 @@ func TestPoolOnlyWithKeepAlive(t *testing.T) {
 	}
 	if res.Errors.Connect != 8 {
 		t.Errorf("refused: %d connect errors, want the 8 requests", res.Errors.Connect)
+	}
+}
+
+// TestBeginAfterPool: Begin (--start-at's wait) runs once the pool is open,
+// so the window opens after it, whatever the opening took; its error stops
+// the load.
+func TestBeginAfterPool(t *testing.T) {
+	url, _ := smallBacklogServer(t, 128)
+	var called time.Time
+	begin := func(context.Context) error { called = time.Now(); return nil }
+	res := run(t, Config{URL: url, Connections: 50, MaxRequests: 100, KeepAlive: true, Begin: begin})
+	if res.Pool == nil || res.Pool.Connections != 50 {
+		t.Fatalf("pool %+v: want 50 connections", res.Pool)
+	}
+	if called.IsZero() || res.WindowStart.Before(called) {
+		t.Errorf("window opened %v, Begin returned %v: the window must open after it", res.WindowStart, called)
+	}
+	_, err := Run(context.Background(), Config{URL: url, Connections: 4, MaxRequests: 8, KeepAlive: true,
+		Begin: func(context.Context) error { return errors.New("too late") }})
+	if err == nil || err.Error() != "too late" {
+		t.Errorf("err %v, want Begin's", err)
 	}
 }

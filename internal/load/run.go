@@ -155,6 +155,17 @@ func Run(ctx context.Context, cfg Config) (*result.Load, error) {
 	if cfg.KeepAlive {
 		pool = main.openPool(ctx, cfg.MaxDialing, cfg.Timeout)
 	}
+	if cfg.Begin != nil {
+		if err := cfg.Begin(ctx); err != nil {
+			for _, l := range loops {
+				for _, c := range l.conns {
+					c.closeSocket(l)
+				}
+				unix.Close(l.epfd)
+			}
+			return nil, err
+		}
+	}
 
 	defer reserveProcs(len(loops))()
 
