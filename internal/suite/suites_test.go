@@ -64,7 +64,7 @@ func TestRealSuites(t *testing.T) {
 				t.Errorf("wrk cross-check engine = %q pinned %v, want wrk, pinned like the run it checks", r.Engine, r.Pinned)
 			}
 		}},
-		{"joshuous-sum", map[string]want{"quick": {8, 1, 3}, "standard": {9, 5, 10}, "full": {9, 3, 300}}, func(t *testing.T, s *Suite) {
+		{"joshuous-sum", map[string]want{"quick": {8, 1, 3}, "standard": {9, 5, 15}, "full": {9, 3, 300}}, func(t *testing.T, s *Suite) {
 			for _, r := range s.Runs {
 				if r.Load.KeepAlive || r.Load.MaxRequests == 0 || r.Load.URL != "/sum" {
 					t.Errorf("%s: want ab-style runs (no keep-alive, a request count) on /sum", r.ID)
