@@ -72,6 +72,7 @@ func addLoadFlags(fs *flag.FlagSet, durationUsage string) *loadFlags {
 	fs.Var(&f.headers, "H", "request header 'Name: value' (repeatable)")
 	fs.StringVar(&f.body, "b", "", "request body: @file or a literal")
 	fs.BoolVar(&f.noKeepAlive, "no-keepalive", false, "a new TCP connection per request (ab without -k)")
+	fs.IntVar(&cfg.MaxDialing, "max-dialing", load.DefaultMaxDialing, "keep-alive: connections on their way in at most (handshakes, plus the server's accept queue on loopback) while the pool opens, before the clock starts (wrk opens all at once: give -c for the nearest)")
 	fs.StringVar(&f.mix, "mix", "", "YAML file of weighted targets {name, method, path, headers, body, weight}")
 	fs.IntVar(&cfg.Expect, "expect", 200, "expected status of every response")
 	fs.BoolVar(&cfg.ExpectJSON, "expect-json", false, "every response body must be valid JSON")
@@ -188,9 +189,10 @@ func cmdLoad(ctx context.Context, args []string) error {
 		if start, err = parseStartAt(*startAt); err != nil {
 			return usageError("load: %v", err)
 		}
-		if err := waitUntil(ctx, start, cfg.Warmup); err != nil {
-			return fmt.Errorf("load: %w", err)
-		}
+		// The wait comes after the keep-alive pool opens (load.Config.Begin),
+		// so that every generator's window opens at start, however long its
+		// pool took.
+		cfg.Begin = func(ctx context.Context) error { return waitUntil(ctx, start, cfg.Warmup) }
 	}
 	if !*quiet && term.IsTerminal(int(os.Stderr.Fd())) {
 		cfg.Progress = func(done int64, elapsed time.Duration) {

@@ -100,7 +100,7 @@ func CheckNames() []string {
 	for _, c := range Checks {
 		names = append(names, c.Name)
 	}
-	return append(names, "sigterm", "threads=2", "gomaxprocs=4", "pm2")
+	return append(names, "sigterm", "threads=2", "gomaxprocs=4", "pm2", "backlog=1024")
 }
 
 // Find returns the check with this name.

@@ -4,10 +4,14 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/url"
+	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"restbench/internal/impl"
+	"restbench/internal/listenq"
 	"restbench/internal/runtimes"
 	"restbench/internal/server"
 )
@@ -115,6 +119,7 @@ func (v *Verifier) variants(ctx context.Context, im impl.Impl, add func(Result))
 		vs[0].want = wantProcesses(3)
 		vs = append(vs, variant{"pm2", map[string]string{"THREADS": "2", "CLUSTER": "pm2"}, wantProcesses(3)})
 	}
+	vs = append(vs, variant{"backlog=1024", map[string]string{"THREADS": "1", "BACKLOG": "1024"}, wantBacklog(1024)})
 	for _, va := range vs {
 		if ctx.Err() != nil {
 			return
@@ -160,6 +165,37 @@ func wantGOMAXPROCS(n int) func(*Target) error {
 	return func(t *Target) error {
 		if got := t.Ready.Fields["gomaxprocs"]; got != strconv.Itoa(n) {
 			return fmt.Errorf("readiness line says gomaxprocs=%s, want %d (%s)", got, n, t.Ready.Line)
+		}
+		return nil
+	}
+}
+
+// wantBacklog checks the accept queue's size of the server's listener, as
+// the kernel reports it, against BACKLOG=n (capped by net.core.somaxconn,
+// as the kernel caps it).
+func wantBacklog(n int) func(*Target) error {
+	return func(t *Target) error {
+		if b, err := os.ReadFile("/proc/sys/net/core/somaxconn"); err == nil {
+			if max, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && max < n {
+				n = max
+			}
+		}
+		u, err := url.Parse(t.URL)
+		if err != nil {
+			return err
+		}
+		port, _ := strconv.Atoi(u.Port())
+		socks, err := listenq.Listeners(t.Pid, port)
+		if err != nil {
+			return fmt.Errorf("read the listener of port %d: %w", port, err)
+		}
+		for _, s := range socks {
+			if s.Backlog != n {
+				return fmt.Errorf("listen queue of %d, want BACKLOG=%d: pass it to listen(2) (docs/contract.md)", s.Backlog, n)
+			}
+		}
+		if len(socks) == 0 {
+			return fmt.Errorf("no listener on port %d", port)
 		}
 		return nil
 	}

@@ -4,7 +4,10 @@
 // validation of every response.
 package load
 
-import "time"
+import (
+	"context"
+	"time"
+)
 
 // Target is one kind of request in a mix. Path is relative to Config.URL's
 // host (it starts with "/"); a zero Weight counts as 1.
@@ -35,17 +38,27 @@ type Config struct {
 	// carry). Default Connections: wrk2's fixed set, so that results stay
 	// comparable; arrivals then wait, and what is never sent is Missed.
 	MaxConnections int
-	KeepAlive      bool          // false: a new connection per request (ab without -k)
-	Mix            []Target      // weighted targets; empty: one target from URL/Method/Body
-	MixFile        string        // where Mix came from, for the record
-	Probe          string        // path of the heartbeat request, e.g. /status; "" for none
-	ProbeEvery     time.Duration // interval of the probe; default 1s
-	Expect         int           // expected status; default 200
-	ExpectJSON     bool          // every response body must be valid JSON
-	Timeout        time.Duration // per request; default 30s
-	CPUs           []int         // pin the generator to these CPUs: every thread of this process (cpu.PinSelf)
-	AllowRemote    bool          // permit a target that is not loopback
-	Threads        int           // event loops (OS threads); default one per usable CPU, at most Connections
+	KeepAlive      bool // false: a new connection per request (ab without -k)
+	// MaxDialing bounds the TCP handshakes in flight while a keep-alive
+	// load opens its connections, before the clock starts; default
+	// DefaultMaxDialing (why that number: pool.go).
+	MaxDialing  int
+	Mix         []Target      // weighted targets; empty: one target from URL/Method/Body
+	MixFile     string        // where Mix came from, for the record
+	Probe       string        // path of the heartbeat request, e.g. /status; "" for none
+	ProbeEvery  time.Duration // interval of the probe; default 1s
+	Expect      int           // expected status; default 200
+	ExpectJSON  bool          // every response body must be valid JSON
+	Timeout     time.Duration // per request; default 30s
+	CPUs        []int         // pin the generator to these CPUs: every thread of this process (cpu.PinSelf)
+	AllowRemote bool          // permit a target that is not loopback
+	Threads     int           // event loops (OS threads); default one per usable CPU, at most Connections
+
+	// Begin, when set, is called once the connections are open, just
+	// before the clock starts (warm-up, then window), and the load waits for
+	// it: --start-at waits there for a shared instant, so that the pool's
+	// opening does not make the window late. An error stops the load.
+	Begin func(context.Context) error
 
 	// Progress, when set, is called about once a second from a separate
 	// goroutine with the requests completed so far (warm-up excluded) and the

@@ -62,6 +62,13 @@ func Print(w io.Writer, r *result.Load) {
 		fmt.Fprintf(w, "Probe %s: %d requests\n", s.Probe, r.Probe.Requests)
 		printStats(w, "  ", r.Probe, 0)
 	}
+	if p := r.Pool; p != nil {
+		fmt.Fprintf(w, "Pool: %d connections opened in %.3fs before the clock started, at most %d handshakes at a time", p.Connections, p.OpenS, p.MaxDialing)
+		if p.Failed > 0 {
+			fmt.Fprintf(w, "; %d not opened (each dialled at its first request)", p.Failed)
+		}
+		fmt.Fprintln(w)
+	}
 	if r.Warmup != nil {
 		fmt.Fprintf(w, "Warm-up (%gs, excluded above): %d requests, %.2f req/s, %d errors\n",
 			s.WarmupS, r.Warmup.Requests, r.Warmup.RPS, r.Warmup.Errors.Total())

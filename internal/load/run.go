@@ -80,6 +80,9 @@ func withDefaults(cfg Config) Config {
 	if cfg.MaxConnections <= 0 {
 		cfg.MaxConnections = cfg.Connections
 	}
+	if cfg.MaxDialing <= 0 {
+		cfg.MaxDialing = DefaultMaxDialing
+	}
 	if cfg.Threads <= 0 {
 		cfg.Threads = runtime.GOMAXPROCS(0)
 		if len(cfg.CPUs) > 0 {
@@ -144,6 +147,26 @@ func Run(ctx context.Context, cfg Config) (*result.Load, error) {
 		loops = append(loops, probeLoops...)
 	}
 
+	// A keep-alive load's connections open before its clock starts, a
+	// bounded number at a time, so that no handshake (nor a SYN the
+	// server's full accept queue dropped) falls in the warm-up, the window
+	// or a latency. Without keep-alive every request dials: that is the load.
+	var pool *result.Pool
+	if cfg.KeepAlive {
+		pool = main.openPool(ctx, cfg.MaxDialing, cfg.Timeout)
+	}
+	if cfg.Begin != nil {
+		if err := cfg.Begin(ctx); err != nil {
+			for _, l := range loops {
+				for _, c := range l.conns {
+					c.closeSocket(l)
+				}
+				unix.Close(l.epfd)
+			}
+			return nil, err
+		}
+	}
+
 	defer reserveProcs(len(loops))()
 
 	base := time.Now()
@@ -188,6 +211,7 @@ func Run(ctx context.Context, cfg Config) (*result.Load, error) {
 	if err != nil {
 		return nil, err
 	}
+	res.Pool = pool
 	if probe != nil {
 		p := probe.loops[0]
 		if res.Probe, err = mergeStreams(p.measured, res.DurationS); err != nil {

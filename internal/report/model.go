@@ -114,6 +114,8 @@ func Build(r *Results) *SuiteReport {
 		}
 	}
 	verdict.WithinNoise(all)
+	// Another generator on the same cells that measured otherwise is said.
+	crossCheck(sr)
 	return sr
 }
 

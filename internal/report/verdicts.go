@@ -98,16 +98,21 @@ func publishedCell(v Verdict, given float64, runs map[string]result.RunInfo) str
 }
 
 // outcomeCell is the verdict's state as the report prints it: a bound
-// says so, and "not run here" whose cells ran short of the claim's premise
-// reads "not run as premised".
+// says so, "not run here" whose cells ran short of the claim's premise
+// reads "not run as premised", and another generator that measured the
+// same cells otherwise is said beside it.
 func outcomeCell(v Verdict) string {
+	out := v.Outcome
 	switch {
 	case v.Outcome == Holds && v.Bound != "":
-		return "holds (" + v.Bound + " bound)"
+		out = "holds (" + v.Bound + " bound)"
 	case v.Outcome == NotRun && v.Pairs > 0:
-		return NotRunAsPremised
+		out = NotRunAsPremised
 	}
-	return v.Outcome
+	if v.Disagrees != "" {
+		out += "; but " + v.Disagrees
+	}
+	return out
 }
 
 // verdictDetail is a verdict's line in its section, without the outcome:

@@ -163,6 +163,10 @@ type Load struct {
 	// and still waiting when it opened), Sent those that went out in it.
 	Due  int64 `json:"due,omitempty"`
 	Sent int64 `json:"sent,omitempty"`
+	// Pool is how the keep-alive connections were opened before the
+	// clock started; nil where each request opens its own (no keep-alive)
+	// or the engine opens them itself (wrk, ab).
+	Pool *Pool `json:"pool,omitempty"`
 	// PerConnection is how evenly the connections were served.
 	PerConnection *PerConnection `json:"per_connection,omitempty"`
 	// Little is the closed loop's self-check: connections ~= rps x mean.
@@ -198,6 +202,19 @@ const (
 	FlagConnectionBound    = "connection-bound"    // open loop: target × mean service time needs >= 90 % of the connections
 	FlagCensored           = "censored"            // unfinished requests older than the median are > 1 % of the responses
 )
+
+// Pool is the opening of a keep-alive load's connections, before its warm-up
+// and its window: none of it counts in either, nor in any latency.
+type Pool struct {
+	Connections int     `json:"connections"`      // opened before the clock started
+	Failed      int     `json:"failed,omitempty"` // not opened (refused, timed out): each dials at its first request
+	OpenS       float64 `json:"open_s"`           // seconds the opening took
+	MaxDialing  int     `json:"max_dialing"`      // connections on their way in at most: dialing, or in the accept queue where watched
+	// AcceptQueue says the pool read the server's accept queue (a loopback
+	// target in restbench's network namespace) and kept what waited in it
+	// within the bound too; false: handshakes in flight alone were bounded.
+	AcceptQueue bool `json:"accept_queue,omitempty"`
+}
 
 // PerConnection counts completions per connection within the window.
 type PerConnection struct {

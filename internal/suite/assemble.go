@@ -194,7 +194,7 @@ func fitsLanguage(rt, lang string) (ok, known bool) {
 }
 
 // assembleEnv sets the server's environment. THREADS is always set (the
-// contract's default is 1); GOMAXPROCS only where the cell asks, because an
+// contract's default is 1); GOMAXPROCS and BACKLOG only where the cell asks, because an
 // unset GOMAXPROCS is itself an experiment (Go >= 1.25 then sizes it from
 // the CPU quota and affinity).
 func assembleEnv(r *Run, s settings) {
@@ -214,6 +214,9 @@ func assembleEnv(r *Run, s settings) {
 	}
 	if s.Cluster != nil && s.Cluster.V == "pm2" {
 		r.Env["CLUSTER"] = "pm2"
+	}
+	if s.Backlog != nil && s.Backlog.V != "default" {
+		r.Env["BACKLOG"] = s.Backlog.V
 	}
 }
 

@@ -84,6 +84,7 @@ type goldenLoad struct {
 	Body     string
 	Mix      []goldenTarget
 	Progress *struct{} `json:",omitempty"` // hides Config.Progress, a func
+	Begin    *struct{} `json:",omitempty"` // hides Config.Begin, a func
 }
 
 type goldenTarget struct {

@@ -40,6 +40,7 @@ type settings struct {
 	Threads        *threads          `yaml:"threads"`
 	Gomaxprocs     *gomaxprocs       `yaml:"gomaxprocs"`
 	Cluster        *cluster          `yaml:"cluster"`
+	Backlog        *backlog          `yaml:"backlog"`
 	Runtime        *runtimeName      `yaml:"runtime"`
 	RuntimeFlags   *runtimeFlags     `yaml:"runtime_flags"`
 	Delay          *millis           `yaml:"delay"`
@@ -80,7 +81,7 @@ func (s *settings) UnmarshalYAML(n *yaml.Node) error {
 // a cell, in the order labels name them.
 var axisKeys = []string{
 	"engine", "connections", "duration", "requests", "keepalive", "rate", "placement", "quota",
-	"threads", "gomaxprocs", "cluster", "runtime", "runtime_flags", "delay", "work", "work_share", "path", "body_size",
+	"threads", "gomaxprocs", "cluster", "backlog", "runtime", "runtime_flags", "delay", "work", "work_share", "path", "body_size",
 }
 
 // apply puts layer o on top of s: every key o sets replaces s's.
@@ -151,6 +152,7 @@ type (
 	percent      struct{ value[float64] }
 	threads      struct{ value[string] }
 	gomaxprocs   struct{ value[string] }
+	backlog      struct{ value[string] }
 	cluster      struct{ value[string] }
 	runtimeName  struct{ value[string] }
 	runtimeFlags struct{ value[string] }
@@ -201,6 +203,9 @@ func (v *threads) UnmarshalYAML(n *yaml.Node) error {
 }
 func (v *gomaxprocs) UnmarshalYAML(n *yaml.Node) error {
 	return v.read(n, func(n *yaml.Node) (string, error) { return countOr(n, "cores", "unset") })
+}
+func (v *backlog) UnmarshalYAML(n *yaml.Node) error {
+	return v.read(n, func(n *yaml.Node) (string, error) { return countOr(n, "default") })
 }
 func (v *runtimeFlags) UnmarshalYAML(n *yaml.Node) error {
 	return v.read(n, func(n *yaml.Node) (string, error) { return yamlfile.OneOf(n, FlagsManifest, FlagsDefault) })

@@ -95,6 +95,12 @@ type Verdict struct {
 	// RegionLo and RegionHi bound the region the claim wants the ratio (or
 	// a single run's figure) in: 0 and +Inf for an open side.
 	RegionLo, RegionHi float64
+	// Disagrees says how another generator measured the same claim on the
+	// same cells when it differs beyond the noise floor ("ab measured
+	// 2.03×"); empty when none did. The report prints it beside the
+	// verdict: a claim graded on one generator while another disagrees must
+	// say so.
+	Disagrees string
 }
 
 // PointValue is one point of a trend: the published and the measured
@@ -610,4 +616,26 @@ func firstNonEmpty(ss ...string) string {
 		}
 	}
 	return ""
+}
+
+// NoiseFactor is the factor within which two measurements of one thing may
+// differ by noise alone: the A/A arm's interval (NoiseFloor: one run
+// measured twice in every round) read both ways, at least DefaultTolerance;
+// aa nil or not measured gives DefaultTolerance alone.
+func NoiseFactor(aa *Verdict) float64 {
+	f := 1 + DefaultTolerance
+	if aa != nil && aa.Pairs > 0 && aa.Lo > 0 {
+		f = max(f, aa.Hi, 1/aa.Lo)
+	}
+	return f
+}
+
+// Disagree reports whether two estimates of one claim, by two generators on
+// the same cells, differ by more than the noise floor.
+func Disagree(estimate, other, floor float64) bool {
+	if estimate <= 0 || other <= 0 {
+		return false
+	}
+	r := estimate / other
+	return r > floor || r < 1/floor
 }

@@ -388,3 +388,26 @@ func TestTrend(t *testing.T) {
 		t.Errorf("got %q %q, want not run here: needs 12 cores", v.Outcome, v.Why)
 	}
 }
+
+// TestDisagree: two generators' estimates of one claim disagree only beyond
+// the noise floor, the A/A arm's interval read both ways or ±5 % at least.
+func TestDisagree(t *testing.T) {
+	tests := []struct {
+		name            string
+		aa              *Verdict
+		estimate, other float64
+		want            bool
+	}{
+		{"no A/A: 5 %, inside", nil, 2.0, 2.03, false},
+		{"no A/A: 5 %, beyond", nil, 3.91, 2.03, true},
+		{"wide A/A floor covers it", &Verdict{Pairs: 5, Lo: 0.725, Hi: 1.31}, 2.6, 2.03, false},
+		{"wide A/A floor, below it", &Verdict{Pairs: 5, Lo: 0.725, Hi: 1.31}, 1.4, 2.03, true},
+		{"A/A not measured: 5 %", &Verdict{}, 2.2, 2.03, true},
+		{"nothing to compare", nil, 0, 2.03, false},
+	}
+	for _, tt := range tests {
+		if got := Disagree(tt.estimate, tt.other, NoiseFactor(tt.aa)); got != tt.want {
+			t.Errorf("%s: Disagree(%g, %g) = %v, want %v", tt.name, tt.estimate, tt.other, got, tt.want)
+		}
+	}
+}

@@ -59,7 +59,7 @@ if (cluster.isWorker) {
 async function serve() {
   const { listen } = await import(`./apps/${app}.js`);
   try {
-    return await listen(config.host, config.port);
+    return await listen(config.host, config.port, config.backlog);
   } catch (err) {
     console.error(`node-${app}: listen on ${config.host}:${config.port}: ${err.message}; pick another PORT or HOST`);
     process.exit(1);

@@ -21,18 +21,20 @@ type Config struct {
 	Host    string // HOST, default 127.0.0.1
 	Port    string // PORT, required (0 lets the kernel pick one)
 	Threads string // THREADS as given: "1" (default), "N" or "auto"
+	Backlog int    // BACKLOG: the listen queue's size; 0 keeps Go's (net.core.somaxconn)
 }
 
 // Addr is the address to listen on.
 func (c Config) Addr() string { return net.JoinHostPort(c.Host, c.Port) }
 
-// LoadConfig reads HOST, PORT and THREADS and applies THREADS to the Go
+// LoadConfig reads HOST, PORT, THREADS and BACKLOG and applies THREADS to the Go
 // runtime: THREADS=N sets GOMAXPROCS to N, THREADS=auto keeps the runtime's
 // own choice (Go >= 1.25 follows the cgroup CPU quota). An explicit
 // GOMAXPROCS variable wins over THREADS: the runtime has already applied it,
 // and experiments such as "GOMAXPROCS=4 under a 1-CPU quota" depend on it.
 func LoadConfig(id string, getenv func(string) string) (Config, error) {
 	c := Config{ID: id, Host: getenv("HOST"), Port: getenv("PORT"), Threads: getenv("THREADS")}
+	var err error
 	if c.Host == "" {
 		c.Host = "127.0.0.1"
 	}
@@ -41,6 +43,11 @@ func LoadConfig(id string, getenv func(string) string) (Config, error) {
 	}
 	if p, err := strconv.Atoi(c.Port); err != nil || p < 0 || p > 65535 {
 		return c, fmt.Errorf("PORT=%q is not a port number (use 1..65535, or 0 for any free port)", c.Port)
+	}
+	if b := getenv("BACKLOG"); b != "" {
+		if c.Backlog, err = strconv.Atoi(b); err != nil || c.Backlog < 1 {
+			return c, fmt.Errorf("BACKLOG=%q is not valid (use a positive number of connections, e.g. 4096, or leave it unset for the default)", b)
+		}
 	}
 	if c.Threads == "" {
 		c.Threads = "1"

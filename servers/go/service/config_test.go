@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"restbench/internal/listenq"
 )
 
 func TestLoadConfig(t *testing.T) {
@@ -26,6 +28,9 @@ func TestLoadConfig(t *testing.T) {
 		{"no port", map[string]string{}, "", 0, "PORT is not set"},
 		{"bad port", map[string]string{"PORT": "http"}, "", 0, "not a port number"},
 		{"bad threads", map[string]string{"PORT": "1", "THREADS": "0"}, "", 0, "THREADS"},
+		{"backlog", map[string]string{"PORT": "1", "BACKLOG": "4096"}, "127.0.0.1:1", 1, ""},
+		{"bad backlog", map[string]string{"PORT": "1", "BACKLOG": "0"}, "", 0, "BACKLOG"},
+		{"backlog not a number", map[string]string{"PORT": "1", "BACKLOG": "lots"}, "", 0, "BACKLOG"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -61,5 +66,25 @@ func TestReadyLine(t *testing.T) {
 	re := regexp.MustCompile(`^restbench-server id=go-x pid=\d+ threads=auto gomaxprocs=\d+ listening=127\.0\.0\.1:4321\n$`)
 	if !re.MatchString(buf.String()) {
 		t.Errorf("ready line %q does not match %s", buf.String(), re)
+	}
+}
+
+// TestSetBacklog: BACKLOG resizes the accept queue of the listener Go
+// opened, as the kernel reports it (ss -lt's Send-Q).
+func TestSetBacklog(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	if err := setBacklog(ln, 7); err != nil {
+		t.Fatal(err)
+	}
+	socks, err := listenq.Listeners(0, ln.Addr().(*net.TCPAddr).Port)
+	if err != nil || len(socks) != 1 {
+		t.Fatalf("listener: %+v, %v", socks, err)
+	}
+	if socks[0].Backlog != 7 {
+		t.Errorf("backlog %d, want 7", socks[0].Backlog)
 	}
 }

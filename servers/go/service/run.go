@@ -37,6 +37,12 @@ func run(id string, serve func(net.Listener) error, shutdown func(context.Contex
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w (is another server using the port? pick another PORT)", cfg.Addr(), err)
 	}
+	if cfg.Backlog > 0 {
+		if err := setBacklog(ln, cfg.Backlog); err != nil {
+			ln.Close()
+			return fmt.Errorf("BACKLOG=%d: %w", cfg.Backlog, err)
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
 
@@ -55,4 +61,20 @@ func run(id string, serve func(net.Listener) error, shutdown func(context.Contex
 	// exits right after, which closes them.
 	_ = shutdown(sctx)
 	return nil
+}
+
+// setBacklog resizes the accept queue of the listening socket ln. Go's
+// net.Listen passes net.core.somaxconn to listen(2) and offers no setting;
+// Linux lets listen(2) be called again on a listening socket, which only
+// changes the queue's size (still capped by net.core.somaxconn).
+func setBacklog(ln net.Listener, backlog int) error {
+	raw, err := ln.(*net.TCPListener).SyscallConn()
+	if err != nil {
+		return err
+	}
+	var lerr error
+	if err := raw.Control(func(fd uintptr) { lerr = syscall.Listen(int(fd), backlog) }); err != nil {
+		return err
+	}
+	return lerr
 }

@@ -66,9 +66,10 @@ app.use((err, req, res, next) => {
   res.status(status).type('application/json').send(errorBody(message));
 });
 
-// listen starts the server on host:port and resolves once it accepts.
-export function listen(host, port) {
+// listen starts the server on host:port with a listen queue of backlog
+// (undefined: Node's default) and resolves once it accepts.
+export function listen(host, port, backlog) {
   return new Promise((resolve, reject) => {
-    const server = app.listen(port, host, (err) => (err ? reject(err) : resolve(server)));
+    const server = app.listen({ port, host, backlog }, (err) => (err ? reject(err) : resolve(server)));
   });
 }

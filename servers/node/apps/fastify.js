@@ -80,9 +80,10 @@ fastify.register(async (scope) => {
   });
 });
 
-// listen starts the server on host:port and resolves once it accepts.
-export async function listen(host, port) {
-  await fastify.listen({ host, port });
+// listen starts the server on host:port with a listen queue of backlog
+// (undefined: Node's default) and resolves once it accepts.
+export async function listen(host, port, backlog) {
+  await fastify.listen({ host, port, backlog });
   return fastify.server;
 }
 

@@ -77,8 +77,9 @@ async function handle(req, res) {
   }
 }
 
-// listen starts the server on host:port and resolves once it accepts.
-export function listen(host, port) {
+// listen starts the server on host:port with a listen queue of backlog
+// (undefined: Node's default) and resolves once it accepts.
+export function listen(host, port, backlog) {
   const server = http.createServer((req, res) => {
     handle(req, res).catch((err) => {
       if (res.headersSent) return res.destroy();
@@ -87,6 +88,6 @@ export function listen(host, port) {
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => resolve(server));
+    server.listen({ port, host, backlog }, () => resolve(server));
   });
 }

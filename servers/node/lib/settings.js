@@ -4,7 +4,7 @@ import os from 'node:os';
 
 export const APPS = ['http', 'express', 'fastify'];
 
-// settings parses HOST, PORT and THREADS, and throws an error that says how
+// settings parses HOST, PORT, THREADS and BACKLOG, and throws an error that says how
 // to fix a bad value.
 export function settings(env = process.env) {
   const host = env.HOST || '127.0.0.1';
@@ -17,7 +17,15 @@ export function settings(env = process.env) {
   if (raw === 'auto') threads = os.availableParallelism();
   else if (/^\d+$/.test(raw) && Number(raw) >= 1) threads = Number(raw);
   else throw new Error(`THREADS=${raw}: use a whole number of processes (1 or more) or auto`);
-  return { host, port, threads, cluster: env.CLUSTER || '' };
+  // BACKLOG sizes the listen queue; unset keeps Node's default (511).
+  let backlog;
+  if (env.BACKLOG) {
+    if (!/^\d+$/.test(env.BACKLOG) || Number(env.BACKLOG) < 1) {
+      throw new Error(`BACKLOG=${env.BACKLOG}: use a positive number of connections, e.g. 4096, or leave it unset for Node's 511`);
+    }
+    backlog = Number(env.BACKLOG);
+  }
+  return { host, port, threads, backlog, cluster: env.CLUSTER || '' };
 }
 
 // readyLine is the one line a server prints on stdout when it serves.
