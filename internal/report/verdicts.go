@@ -89,17 +89,45 @@ func measuredCell(v Verdict) string {
 	return s
 }
 
-// outcomeCell is the verdict as the table prints it: a bound says so.
+// outcomeCell is the verdict as the table prints it: a bound says so, and
+// so does a verdict whose cells are scaled, or set up in another design
+// than the published one (the rule and the design are in verdictDetail).
 func outcomeCell(v Verdict) string {
+	s := v.Outcome
 	if v.Outcome == Holds && v.Bound != "" {
-		return "holds (" + v.Bound + " bound)"
+		s = "holds (" + v.Bound + " bound)"
 	}
-	return v.Outcome
+	if v.Scaled != "" {
+		s += ", scaled"
+	}
+	if v.Design != "" {
+		s += ", design: " + v.Design
+	}
+	return s
+}
+
+// designNote is the sentence verdictDetail ends with for a scaled or
+// redesigned claim: the rule its cells follow and the design that carried
+// it, or "".
+func designNote(v Verdict) string {
+	s := ""
+	if v.Scaled != "" {
+		s += " Scaled: " + strings.TrimSuffix(v.Scaled, ".") + "."
+	}
+	if v.Design != "" {
+		s += " Design: " + strings.TrimSuffix(v.Design, ".") + "."
+	}
+	return s
 }
 
 // verdictDetail is a verdict's line in its section, without the outcome:
-// what is compared, published against measured, the interval and the rule.
+// what is compared, published against measured, the interval and the rule,
+// and for a scaled or redesigned claim how its cells were set up.
 func verdictDetail(v Verdict) string {
+	return verdictLine(v) + designNote(v)
+}
+
+func verdictLine(v Verdict) string {
 	b := &strings.Builder{}
 	fmt.Fprintf(b, "%s — %s", v.Text, metricLabel(v.Metric))
 	if len(v.Points) > 0 {
