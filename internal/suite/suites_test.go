@@ -96,7 +96,7 @@ func TestRealSuites(t *testing.T) {
 				t.Errorf("full scale must send the published 50000 requests")
 			}
 		}},
-		{"fastify-fasthttp", map[string]want{"quick": {4, 1, 1}, "standard": {5, 5, 1.5}, "full": {5, 3, 600}}, func(t *testing.T, s *Suite) {
+		{"fastify-fasthttp", map[string]want{"quick": {4, 1, 1}, "standard": {5, 5, 3}, "full": {5, 3, 600}}, func(t *testing.T, s *Suite) {
 			r := run(t, s, "hello/go-fasthttp c=500")
 			if r.Load.Connections != 500 || r.Load.KeepAlive || r.Published["p100_ms"] != 62 {
 				t.Errorf("c=500 cell = %d conns, keepalive %v, published %v", r.Load.Connections, r.Load.KeepAlive, r.Published)
