@@ -76,25 +76,27 @@ func (s Spread) RelSpread() float64 {
 
 // Metric labels for the tables; keys not listed are shown as they are.
 var metricLabels = map[string]string{
-	"rps":                 "req/s",
-	"latency_mean_ms":     "latency mean (ms)",
-	"latency_stdev_ms":    "latency stdev (ms)",
-	"latency_max_ms":      "latency max (ms)",
-	"latency_min_ms":      "latency min (ms)",
-	"mean_ms":             "mean (ms)",
-	"median_ms":           "median (ms)",
-	"min_ms":              "min (ms)",
-	"max_ms":              "max (ms)",
-	"cpu_pct":             "server CPU (% of a core)",
-	"rss_mb":              "server RSS (MiB)",
-	"errors":              "errors",
-	"p99_p50":             "p99/p50 (tail shape)",
-	"cores_busy_pct":      "cores busy (% each, mean)",
+	"rps":              "req/s",
+	"latency_mean_ms":  "latency mean (ms)",
+	"latency_stdev_ms": "latency stdev (ms)",
+	"latency_max_ms":   "latency max (ms)",
+	"latency_min_ms":   "latency min (ms)",
+	"mean_ms":          "mean (ms)",
+	"median_ms":        "median (ms)",
+	"min_ms":           "min (ms)",
+	"max_ms":           "max (ms)",
+	"cpu_pct":          "server CPU (% of a core)",
+	"rss_mb":           "server RSS (MiB)",
+	"errors":           "errors",
+	"p99_p50":          "p99/p50 (tail shape)",
+	"cores_busy_pct":   "cores busy (% each, mean)",
+	"probe_mean_ms":    "probe mean (ms)",
+	"probe_median_ms":  "probe median (ms)",
+	"probe_max_ms":     "probe max (ms)",
+	"probe_min_ms":     "probe min (ms)",
+
+	// verdict.CPUPerResponseKey: "loads the CPUs less" at one rate.
 	"cpu_us_per_response": "server CPU per response (µs)",
-	"probe_mean_ms":       "probe mean (ms)",
-	"probe_median_ms":     "probe median (ms)",
-	"probe_max_ms":        "probe max (ms)",
-	"probe_min_ms":        "probe min (ms)",
 }
 
 func metricLabel(key string) string {

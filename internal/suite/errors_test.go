@@ -125,6 +125,7 @@ func TestLoadErrors(t *testing.T) {
 		{"path without slash", variant(5, "  path: time"), Options{}, `:5: path: "time" must start with /`},
 		{"header without colon", variant(5, "  path: /time\n  headers: [\"Accept gzip\"]"), Options{}, `:6: headers: "Accept gzip" is not "Name: value"`},
 		{"quota not positive", variant(6, "  duration: 1s\n  quota: -1"), Options{}, `:7: quota: "-1" is not a positive number of CPUs`},
+		{"quota not finite", variant(6, "  duration: 1s\n  quota: NaN"), Options{}, `:7: quota: "NaN" is not a positive number of CPUs`},
 		{"quota fraction not a number", variant(6, "  duration: 1s\n  quota: halfx"), Options{}, `:7: quota: "halfx" is not a positive number of CPUs (use 1, 0.5, or 0.25x`},
 		{"unknown scale", variant(0, "scales: {medium: {trials: 1}}"), Options{}, ":19: medium: unknown field in scales"},
 		{"scale replaces a missing axis", variant(9, "    impls: [a, b]\n    scales: {quick: {matrix: {delay: [0]}}}"), Options{}, ":10: delay: a scale can only change"},

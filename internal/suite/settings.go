@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"math"
 	"reflect"
 	"sort"
 	"strconv"
@@ -206,6 +207,9 @@ func numberOrFraction(n *yaml.Node) (x float64, frac bool, err error) {
 	}
 	f, frac := strings.CutSuffix(v, "x")
 	x, err = strconv.ParseFloat(f, 64)
+	if err == nil && (math.IsNaN(x) || math.IsInf(x, 0)) {
+		err = strconv.ErrRange
+	}
 	return x, frac, err
 }
 
