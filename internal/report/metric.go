@@ -95,6 +95,9 @@ var metricLabels = map[string]string{
 	"probe_median_ms":  "probe median (ms)",
 	"probe_max_ms":     "probe max (ms)",
 	"probe_min_ms":     "probe min (ms)",
+
+	// verdict.CPUPerResponseKey: "loads the CPUs less" at one rate.
+	"cpu_us_per_response": "server CPU per response (µs)",
 }
 
 func metricLabel(key string) string {

@@ -99,8 +99,10 @@ func publishedCell(v Verdict, given float64, runs map[string]result.RunInfo) str
 
 // outcomeCell is the verdict's state as the report prints it: a bound
 // says so, "not run here" whose cells ran short of the claim's premise
-// reads "not run as premised", and another generator that measured the
-// same cells otherwise is said beside it.
+// reads "not run as premised", a verdict whose cells are scaled or set up
+// in another design than the published one says so (the rule and the
+// design are in verdictDetail), and so does another generator that
+// measured the same cells otherwise.
 func outcomeCell(v Verdict) string {
 	out := v.Outcome
 	switch {
@@ -109,15 +111,40 @@ func outcomeCell(v Verdict) string {
 	case v.Outcome == NotRun && v.Pairs > 0:
 		out = NotRunAsPremised
 	}
+	if v.Scaled != "" {
+		out += ", scaled"
+	}
+	if v.Design != "" {
+		out += ", design: " + v.Design
+	}
 	if v.Disagrees != "" {
 		out += "; but " + v.Disagrees
 	}
 	return out
 }
 
+// designNote is the sentence verdictDetail ends with for a scaled or
+// redesigned claim: the rule its cells follow and the design that carried
+// it, or "".
+func designNote(v Verdict) string {
+	s := ""
+	if v.Scaled != "" {
+		s += " Scaled: " + strings.TrimSuffix(v.Scaled, ".") + "."
+	}
+	if v.Design != "" {
+		s += " Design: " + strings.TrimSuffix(v.Design, ".") + "."
+	}
+	return s
+}
+
 // verdictDetail is a verdict's line in its section, without the outcome:
-// what is compared, published against measured, the interval and the rule.
+// what is compared, published against measured, the interval and the rule,
+// and for a scaled or redesigned claim how its cells were set up.
 func verdictDetail(v Verdict) string {
+	return verdictLine(v) + designNote(v)
+}
+
+func verdictLine(v Verdict) string {
 	b := &strings.Builder{}
 	fmt.Fprintf(b, "%s — %s", v.Text, metricLabel(v.Metric))
 	if len(v.Points) > 0 {

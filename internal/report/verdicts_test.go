@@ -71,3 +71,38 @@ func TestTrendPointUnits(t *testing.T) {
 		}
 	}
 }
+
+// TestScaledAndDesign: a scaled claim and a claim carried by another design
+// than the published one say so beside the verdict (the table's cell) and
+// give the rule in the verdict's line; a plain claim says neither.
+func TestScaledAndDesign(t *testing.T) {
+	base := result.Conclusion{Text: "Go collapses", Metric: "rps", A: "q/go 1", B: "q/go cores", Claim: result.ClaimBand, Low: 5}
+	scaled, design := base, base
+	scaled.Scaled = "quota = cores ÷ 4, GOMAXPROCS = cores"
+	design.Design = "server-bound (0.5-CPU quota on both)"
+	for _, c := range []struct {
+		name       string
+		c          result.Conclusion
+		bound      string
+		cell, line string // wanted in outcomeCell and verdictDetail; "" wants neither mark
+	}{
+		{"plain", base, "", "", ""},
+		{"scaled", scaled, "", "holds, scaled", "Scaled: quota = cores ÷ 4, GOMAXPROCS = cores."},
+		{"design with a bound", design, "lower", "holds (lower bound), design: server-bound (0.5-CPU quota on both)", "Design: server-bound (0.5-CPU quota on both)."},
+	} {
+		v := Verdict{Verdict: verdict.Verdict{Conclusion: c.c, Outcome: verdict.Holds, Bound: c.bound, Estimate: 6, Lo: 5.5, Hi: 6.5, Pairs: 5, Rule: "above 5×"}}
+		cell, line := outcomeCell(v), verdictDetail(v)
+		if c.cell == "" {
+			if strings.Contains(cell, "scaled") || strings.Contains(cell, "design") || strings.Contains(line, "Scaled:") || strings.Contains(line, "Design:") {
+				t.Errorf("%s: %q / %q mark a claim that is neither scaled nor redesigned", c.name, cell, line)
+			}
+			continue
+		}
+		if cell != c.cell {
+			t.Errorf("%s: outcome cell %q, want %q", c.name, cell, c.cell)
+		}
+		if !strings.HasSuffix(line, c.line) {
+			t.Errorf("%s: verdict line %q does not end with %q", c.name, line, c.line)
+		}
+	}
+}

@@ -178,6 +178,15 @@ type Conclusion struct {
 	// a run the claim compares ("not graded at standard: its cells run at
 	// full"): the claim is listed with that reason instead of vanishing.
 	NotGraded string `json:"not_graded,omitempty" yaml:"-"`
+	// Scaled is the rule by which a claim whose mechanism survives scaling
+	// was scaled to this machine ("quota = cores ÷ 4, GOMAXPROCS = cores:
+	// the published 4 threads under 1 CPU of 4"): the cells are not the
+	// published ones, and the report says so beside the verdict.
+	Scaled string `json:"scaled,omitempty" yaml:"scaled"`
+	// Design names the set-up that carried the verdict where it is not the
+	// published one ("server-bound: the same 0.5-CPU quota on both
+	// servers"), shown beside the verdict; keep it to a few words.
+	Design string `json:"design,omitempty" yaml:"design"`
 }
 
 // Conclusion kinds.

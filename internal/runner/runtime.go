@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"restbench/internal/impl"
 	"restbench/internal/result"
@@ -24,7 +25,7 @@ func (r *Runner) installRuntimes(ctx context.Context, runs []suite.Run) error {
 	if r.opt.Runtimes == nil {
 		return nil
 	}
-	for _, run := range runs {
+	for _, run := range withSearched(runs, r.suite.Runs) {
 		im, err := r.opt.Manifest.Get(run.Impl)
 		if err != nil {
 			return err
@@ -98,6 +99,22 @@ func (r *Runner) runtimeRecords() map[string]result.Runtime {
 	for name, got := range r.rts {
 		if got.in != nil {
 			out[name] = *record(got.in)
+		}
+	}
+	return out
+}
+
+// withSearched is runs and the runs their capacity searches start
+// (rate_of: capacity(<run id>)) that --only left out: a search starts a
+// server of that run, on that run's runtime.
+func withSearched(runs, all []suite.Run) []suite.Run {
+	out := slices.Clone(runs)
+	for _, run := range runs {
+		if !run.RateSearch || slices.ContainsFunc(out, func(o suite.Run) bool { return o.ID == run.RateOf }) {
+			continue
+		}
+		if i := slices.IndexFunc(all, func(a suite.Run) bool { return a.ID == run.RateOf }); i >= 0 {
+			out = append(out, all[i])
 		}
 	}
 	return out

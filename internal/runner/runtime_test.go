@@ -5,12 +5,14 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"restbench/internal/result"
 	"restbench/internal/runtimes"
+	"restbench/internal/suite"
 )
 
 // TestRunOnRuntimes runs the test server as a Go implementation on a pinned
@@ -65,5 +67,32 @@ func TestRunOnRuntimes(t *testing.T) {
 	// The not-supported trials started nothing (a start writes the file).
 	if _, err := os.Stat(filepath.Join(dir, "test-tree.info")); !os.IsNotExist(err) {
 		t.Errorf("test-tree was started on go@old (%v)", err)
+	}
+}
+
+// TestWithSearched: a run whose rate is a fraction of another run's
+// capacity needs that run's runtime installed even when --only left the
+// run out, because the search starts a server of it.
+func TestWithSearched(t *testing.T) {
+	capRun := suite.Run{ID: "delay/node-express delay=0ms", Runtime: "node@24"}
+	scaled := suite.Run{ID: "computation-scaled/go-gorilla work=25%", RateOf: capRun.ID, RateSearch: true}
+	closed := suite.Run{ID: "cpu-at-rate/go-chi", RateOf: "sum/node-express pm2"} // no search: its trials, not a server
+	all := []suite.Run{capRun, scaled, closed, {ID: "sum/node-express pm2"}}
+	for _, c := range []struct {
+		name string
+		runs []suite.Run
+		want []string
+	}{
+		{"search target left out", []suite.Run{scaled}, []string{scaled.ID, capRun.ID}},
+		{"search target selected", []suite.Run{capRun, scaled}, []string{capRun.ID, scaled.ID}},
+		{"closed-loop rate_of starts no server", []suite.Run{closed}, []string{closed.ID}},
+	} {
+		var got []string
+		for _, r := range withSearched(c.runs, all) {
+			got = append(got, r.ID)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
 	}
 }

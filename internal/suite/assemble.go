@@ -102,7 +102,7 @@ func assemble(s settings, at *yaml.Node, lang string) (Run, pending, error) {
 		}
 	}
 	if s.Quota != nil {
-		r.Quota = s.Quota.V
+		r.Quota = s.Quota.V.cpus(runtime.NumCPU())
 	}
 	if s.Probe != nil {
 		c.Probe, c.ProbeEvery = s.Probe.V.Path, s.Probe.V.Every

@@ -3,6 +3,7 @@ package suite
 import (
 	"reflect"
 	"restbench/internal/request"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -44,6 +45,7 @@ experiments:
     requests: 500
     threads: auto
     cluster: pm2
+    quota: 0.5x
   - name: mix
     impls: [a]
     mix:
@@ -106,6 +108,11 @@ func TestExpansion(t *testing.T) {
 		}
 		if r.Load.Probe != "/status" || r.Load.ProbeEvery != 250*time.Millisecond || r.Env["THREADS"] != "auto" || r.Env["CLUSTER"] != "pm2" {
 			t.Errorf("req: probe %q@%v env %v", r.Load.Probe, r.Load.ProbeEvery, r.Env)
+		}
+		// A quota given as a fraction is of the cores restbench sees, as
+		// gomaxprocs: cores is.
+		if want := 0.5 * float64(runtime.NumCPU()); r.Quota != want {
+			t.Errorf("req: quota 0.5x = %v CPUs, want %v (half of %d cores)", r.Quota, want, runtime.NumCPU())
 		}
 
 		m := run(t, s, "mix/a").Load.Mix

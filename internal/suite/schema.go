@@ -386,9 +386,11 @@ var Metrics = []string{
 // conclusionMetrics are what a conclusion may compare: any published key,
 // p99_p50, the tail's shape (verdict.ShapeKey; published: p99_ms/p50_ms),
 // achieved, an open loop's req/s over its target (verdict.AchievedKey), and
-// the light requests' latency of a work_share mix (light_…).
+// the light requests' latency of a work_share mix (light_…), and the
+// server's CPU per response (verdict.CPUPerResponseKey: "loads the CPUs
+// less", compared at a rate both servers sustain).
 var conclusionMetrics = append(slices.DeleteFunc(slices.Clone(Metrics), func(k string) bool { return k == "duration_s" }), "p99_p50", "achieved",
-	"light_latency_mean_ms", "light_p50_ms", "light_p99_ms")
+	"light_latency_mean_ms", "light_p50_ms", "light_p99_ms", "cpu_us_per_response")
 
 // published is the figures the write-up printed for a cell, by metric.
 type published map[string]float64

@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"math"
 	"reflect"
 	"sort"
 	"strconv"
@@ -148,7 +149,8 @@ type (
 	millis       struct{ value[int] } // the contract's bounds for /time's delay and work
 	duration     struct{ value[time.Duration] }
 	boolean      struct{ value[bool] }
-	quota        struct{ value[float64] }
+	quota        struct{ value[quotaValue] }
+	factor       struct{ value[float64] } // a positive multiple: window's latencies
 	percent      struct{ value[float64] }
 	threads      struct{ value[string] }
 	gomaxprocs   struct{ value[string] }
@@ -180,14 +182,59 @@ func (v *millis) UnmarshalYAML(n *yaml.Node) error {
 }
 func (v *duration) UnmarshalYAML(n *yaml.Node) error { return v.read(n, parseDuration) }
 func (v *boolean) UnmarshalYAML(n *yaml.Node) error  { return v.read(n, parseFlag) }
-func (v *quota) UnmarshalYAML(n *yaml.Node) error {
+func (v *quota) UnmarshalYAML(n *yaml.Node) error    { return v.read(n, parseQuota) }
+func (v *factor) UnmarshalYAML(n *yaml.Node) error {
 	return v.read(n, func(n *yaml.Node) (float64, error) {
-		f, err := yamlfile.Float(n)
-		if err == nil && f <= 0 {
-			err = yamlfile.Errorf(n, "", "%s must be more than 0", n.Value)
+		x, frac, err := numberOrFraction(n)
+		if err != nil || frac || x <= 0 {
+			return 0, yamlfile.Errorf(n, "", "%q is not a positive number (e.g. 50)", n.Value)
 		}
-		return f, err
+		return x, nil
 	})
+}
+
+// quotaValue is a CPU quota: a number of CPUs, or a fraction of the cores
+// restbench sees (0.25x: a quarter of them, as docker --cpus=1 on the
+// published 4 cores), resolved when the suite is loaded as gomaxprocs'
+// cores is.
+type quotaValue struct {
+	CPUs    float64
+	OfCores float64
+}
+
+func parseQuota(n *yaml.Node) (quotaValue, error) {
+	x, frac, err := numberOrFraction(n)
+	if err != nil || x <= 0 {
+		return quotaValue{}, yamlfile.Errorf(n, "", "%q is not a positive number of CPUs (use 1, 0.5, or 0.25x for a quarter of the cores)", n.Value)
+	}
+	if frac {
+		return quotaValue{OfCores: x}, nil
+	}
+	return quotaValue{CPUs: x}, nil
+}
+
+// numberOrFraction reads 10000, or 0.75x: a fraction of what the key
+// measures against (a capacity, the cores). The caller checks the range
+// and words the error.
+func numberOrFraction(n *yaml.Node) (x float64, frac bool, err error) {
+	v, err := yamlfile.Scalar(n, "")
+	if err != nil {
+		return 0, false, err
+	}
+	f, frac := strings.CutSuffix(v, "x")
+	x, err = strconv.ParseFloat(f, 64)
+	if err == nil && (math.IsNaN(x) || math.IsInf(x, 0)) {
+		err = strconv.ErrRange
+	}
+	return x, frac, err
+}
+
+// cpus is the quota in CPUs on a machine with cores cores.
+func (q quotaValue) cpus(cores int) float64 {
+	if q.OfCores > 0 {
+		return q.OfCores * float64(cores)
+	}
+	return q.CPUs
 }
 func (v *percent) UnmarshalYAML(n *yaml.Node) error {
 	return v.read(n, func(n *yaml.Node) (float64, error) {
@@ -281,21 +328,12 @@ type rateValue struct {
 }
 
 func parseRate(n *yaml.Node) (rateValue, error) {
-	v, err := yamlfile.Scalar(n, "")
-	if err != nil {
-		return rateValue{}, err
-	}
-	bad := yamlfile.Errorf(n, "", "%q is not a number (use 10000 or 0.75x)", v)
-	if f, ok := strings.CutSuffix(v, "x"); ok {
-		x, err := strconv.ParseFloat(f, 64)
-		if err != nil || x <= 0 {
-			return rateValue{}, bad
-		}
+	x, frac, err := numberOrFraction(n)
+	switch {
+	case err != nil || x < 0 || frac && x == 0:
+		return rateValue{}, yamlfile.Errorf(n, "", "%q is not a number (use 10000 or 0.75x)", n.Value)
+	case frac:
 		return rateValue{Frac: x}, nil
-	}
-	x, err := strconv.ParseFloat(v, 64)
-	if err != nil || x < 0 {
-		return rateValue{}, bad
 	}
 	return rateValue{Abs: x}, nil
 }
@@ -332,7 +370,7 @@ func parseConnections(n *yaml.Node) (connectionsValue, error) {
 type window struct {
 	yamlfile.At `yaml:"-"`
 	Requests    *count    `yaml:"requests"`
-	Latencies   *quota    `yaml:"latencies"`
+	Latencies   *factor   `yaml:"latencies"`
 	Max         *duration `yaml:"max"`
 }
 

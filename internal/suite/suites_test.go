@@ -39,7 +39,7 @@ func TestRealSuites(t *testing.T) {
 		scale map[string]want
 		check func(t *testing.T, s *Suite)
 	}{
-		{"dotchev-echo", map[string]want{"quick": {11, 1, 1}, "standard": {10, 5, 1.5}, "full": {12, 3, 20}}, func(t *testing.T, s *Suite) {
+		{"dotchev-echo", map[string]want{"quick": {13, 1, 1}, "standard": {12, 5, 1.5}, "full": {14, 3, 20}}, func(t *testing.T, s *Suite) {
 			for _, r := range s.Runs {
 				if string(r.Load.Body) != string(echo) || r.Load.Method != "POST" || !strings.HasPrefix(r.Load.URL, "/echo") {
 					t.Errorf("%s: want POST /echo with the 5,104-byte fixture, got %s %s with %d bytes", r.ID, r.Load.Method, r.Load.URL, len(r.Load.Body))
@@ -48,6 +48,11 @@ func TestRealSuites(t *testing.T) {
 			q := run(t, s, "quota-1cpu/go-nethttp GOMAXPROCS=4")
 			if q.Quota != 1 || q.Pinned || q.Env["GOMAXPROCS"] != "4" {
 				t.Errorf("quota cell = quota %v pinned %v env %v, want quota 1, shared, GOMAXPROCS=4 as published", q.Quota, q.Pinned, q.Env)
+			}
+			// Scaled: the published 4 threads under 1 CPU of 4 cores is
+			// GOMAXPROCS = cores under a quarter of the cores anywhere.
+			if q := run(t, s, "quota-scaled/go-nethttp GOMAXPROCS=cores"); q.Quota != float64(runtime.NumCPU())/4 || q.Pinned || q.Env["GOMAXPROCS"] != strconv.Itoa(runtime.NumCPU()) {
+				t.Errorf("scaled quota cell = quota %v pinned %v env %v, want quota %v (cores ÷ 4), shared, GOMAXPROCS=%d", q.Quota, q.Pinned, q.Env, float64(runtime.NumCPU())/4, runtime.NumCPU())
 			}
 			if r := run(t, s, "all-cores/go-nethttp GOMAXPROCS=cores"); r.Env["GOMAXPROCS"] != strconv.Itoa(runtime.NumCPU()) {
 				t.Errorf("all-cores Go env = %v, want GOMAXPROCS=%d", r.Env, runtime.NumCPU())
@@ -67,10 +72,18 @@ func TestRealSuites(t *testing.T) {
 				t.Errorf("wrk cross-check engine = %q pinned %v, want wrk, pinned like the run it checks", r.Engine, r.Pinned)
 			}
 		}},
-		{"joshuous-sum", map[string]want{"quick": {8, 1, 3}, "standard": {9, 5, 15}, "full": {9, 3, 300}}, func(t *testing.T, s *Suite) {
+		{"joshuous-sum", map[string]want{"quick": {10, 1, 3}, "standard": {11, 5, 10}, "full": {11, 3, 300}}, func(t *testing.T, s *Suite) {
 			for _, r := range s.Runs {
-				if r.Load.KeepAlive || r.Load.MaxRequests == 0 || r.Load.URL != "/sum" {
+				// cpu-at-rate is a window of time at a rate: its request
+				// count would only set the window's length.
+				counted := r.Load.MaxRequests > 0 || r.Experiment == "cpu-at-rate"
+				if r.Load.KeepAlive || !counted || r.Load.URL != "/sum" {
 					t.Errorf("%s: want ab-style runs (no keep-alive, a request count) on /sum", r.ID)
+				}
+			}
+			for _, id := range []string{"cpu-at-rate/go-chi", "cpu-at-rate/node-express pm2"} {
+				if r := run(t, s, id); r.RateOf != "sum/node-express pm2" || r.RateFraction != 0.5 || r.RateSearch || r.Load.MaxRequests != 0 {
+					t.Errorf("%s: rate %v x %q (search %v), %d requests; want 0.5 x the closed-loop req/s of sum/node-express pm2 over a window of time", id, r.RateFraction, r.RateOf, r.RateSearch, r.Load.MaxRequests)
 				}
 			}
 			if r := run(t, s, "sum/node-express pm2"); r.Env["CLUSTER"] != "pm2" || r.Env["THREADS"] != "auto" {
@@ -92,7 +105,7 @@ func TestRealSuites(t *testing.T) {
 				t.Errorf("%s scale must send the published 50000 requests", s.Scale)
 			}
 		}},
-		{"fastify-fasthttp", map[string]want{"quick": {4, 1, 3}, "standard": {5, 5, 4}, "full": {5, 3, 600}}, func(t *testing.T, s *Suite) {
+		{"fastify-fasthttp", map[string]want{"quick": {4, 1, 1}, "standard": {5, 5, 3}, "full": {5, 3, 600}}, func(t *testing.T, s *Suite) {
 			r := run(t, s, "hello/go-fasthttp c=500")
 			if r.Load.Connections != 500 || r.Load.KeepAlive || r.Published["p100_ms"] != 62 {
 				t.Errorf("c=500 cell = %d conns, keepalive %v, published %v", r.Load.Connections, r.Load.KeepAlive, r.Published)
@@ -100,8 +113,15 @@ func TestRealSuites(t *testing.T) {
 			if s.Scale == "full" && r.Load.MaxRequests != 1000000 {
 				t.Errorf("full scale must send the published 1,000,000 requests")
 			}
+			// Server-bound by design: the same quota on both servers, each
+			// pinned apart from the generator.
+			for _, r := range s.Runs {
+				if r.Quota != 0.5 || !r.Pinned {
+					t.Errorf("%s: quota %v pinned %v, want the same 0.5-CPU quota on every server, pinned", r.ID, r.Quota, r.Pinned)
+				}
+			}
 		}},
-		{"heysphere", map[string]want{"quick": {12, 1, 1}, "standard": {20, 5, 1}, "full": {30, 3, 30}}, func(t *testing.T, s *Suite) {
+		{"heysphere", map[string]want{"quick": {14, 1, 1}, "standard": {22, 5, 1}, "full": {32, 3, 30}}, func(t *testing.T, s *Suite) {
 			capacity := "delay/node-express delay=0ms"
 			ref := run(t, s, capacity)
 			for _, r := range s.Runs {
@@ -159,6 +179,10 @@ func TestRealSuites(t *testing.T) {
 				t.Errorf("little(1.5) at 28,860 req/s x 54 ms = %d connections, want 2,338 (1,733 x 1.5)", n)
 			}
 			_ = ref
+			// Scaled to one Go core: (c)'s 0.78 over the write-up's 4 Go cores.
+			if r := run(t, s, "computation-scaled/go-gorilla work=25%"); r.RateOf != capacity || !r.RateSearch || r.RateFraction != 0.195 {
+				t.Errorf("%s: rate = %v x %q (search %v), want 0.195 x capacity(%s)", r.ID, r.RateFraction, r.RateOf, r.RateSearch, capacity)
+			}
 			d := run(t, s, "delay/go-gorilla delay=50ms")
 			if d.Load.URL != "/time?delay=50" {
 				t.Errorf("delay URL = %q", d.Load.URL)
@@ -319,7 +343,7 @@ func TestRuntimesSuite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, id := range []string{"echo/node-http bun", "echo/node-http deno", "hello/node-fastify bun", "hello/go-fasthttp go@1.27", "work/node-express node@24 work=1%", "work/node-express bun work=0%", "work/go-gorilla go@1.27 work=0%"} {
+	for _, id := range []string{"echo/node-http node@24", "echo/go-nethttp go@1.27", "hello/node-fastify node@24", "hello/go-fasthttp go@1.27", "work/node-express node@24 work=1%", "work/node-express node@24 work=0%", "work/go-gorilla go@1.27 work=0%"} {
 		run(t, s, id)
 	}
 	// The flags experiment: two published cases, each with the manifest's
@@ -333,8 +357,8 @@ func TestRuntimesSuite(t *testing.T) {
 	if r := run(t, s, "echo/go-nethttp go@1.27"); r.Runtime != "go@1.27" || r.Env["GOMAXPROCS"] != "1" {
 		t.Errorf("echo/go-nethttp go@1.27: runtime %q env %v, want go@1.27 with GOMAXPROCS=1", r.Runtime, r.Env)
 	}
-	if n := len(s.Runs); n != 4+1+3+1+4*2+4 {
-		t.Errorf("%d runs, want 21 at standard (echo on 4 runtimes and its A/A twin, hello on 3, the capacity run, work and its 0 %% control on 4, node-flags' 4)", n)
+	if n := len(s.Runs); n != 2+1+2+1+2*2+4 {
+		t.Errorf("%d runs, want 14 at standard (echo on 2 runtimes and its A/A twin, hello on 2, the capacity run, work and its 0 %% control on 2, node-flags' 4)", n)
 	}
 }
 
@@ -347,7 +371,7 @@ func TestRuntimesSuite(t *testing.T) {
 // rule: as many cores as THREADS or GOMAXPROCS, plus one when pinned; under
 // a quota, the quota). Standard must fit `make bench` in 30 minutes (issue
 // 24: windows long enough to carry their claims, joshuous' published
-// 50,000 requests among them), quick must keep CI to about 3.
+// 50,000 requests among them, scaled cells), quick must keep CI to about 3.
 func TestTimeBudget(t *testing.T) {
 	files, err := filepath.Glob("../../suites/*.yaml")
 	if err != nil || len(files) != 6 {

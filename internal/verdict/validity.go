@@ -38,6 +38,10 @@ const (
 	// The generator's own CPU share: what client-bound is made of, not a
 	// figure the flags bias.
 	classInstrument = "instrument"
+	// CPU per response: a ratio of the server's CPU to what it served, so
+	// a generator or a queue that changed how much it served changes both
+	// alike; only a quota that was not applied (another server) breaks it.
+	classCost = "cost"
 )
 
 func metricClass(metric string) string {
@@ -54,6 +58,8 @@ func metricClass(metric string) string {
 		return classMemory
 	case metric == "client_cpu_share":
 		return classInstrument
+	case metric == CPUPerResponseKey:
+		return classCost
 	}
 	return classLatency // latency_*, p*_ms, p99_p50, failed
 }
@@ -84,7 +90,7 @@ func effect(flag, class string, all []string) Bias {
 			// Working off a backlog, the server did more, and held more,
 			// than the rate asks.
 			return Ceiling
-		case classInstrument:
+		case classInstrument, classCost:
 			return Unbiased
 		}
 		return Unknown

@@ -188,6 +188,13 @@ func TestEffect(t *testing.T) {
 		{result.FlagAheadOfSchedule, "rps", nil, Unknown},
 		{result.FlagQuotaNotApplied, "rss_mb", nil, Unknown},
 		{result.FlagAcceptQueueOverflow, "rss_mb", nil, Unbiased},
+		// CPU per response divides the CPU by what was served: a generator
+		// or a queue that changed how much was served changes both alike.
+		{result.FlagClientBound, CPUPerResponseKey, nil, Unbiased},
+		{result.FlagAcceptQueueOverflow, CPUPerResponseKey, nil, Unbiased},
+		{result.FlagAheadOfSchedule, CPUPerResponseKey, nil, Unbiased},
+		{result.FlagBehindSchedule, CPUPerResponseKey, nil, Unbiased},
+		{result.FlagQuotaNotApplied, CPUPerResponseKey, nil, Unknown},
 	}
 	for _, tt := range tests {
 		all := append([]string{tt.flag}, tt.also...)
