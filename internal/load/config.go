@@ -4,7 +4,10 @@
 // validation of every response.
 package load
 
-import "time"
+import (
+	"io"
+	"time"
+)
 
 // Target is one kind of request in a mix. Path is relative to Config.URL's
 // host (it starts with "/"); a zero Weight counts as 1.
@@ -51,4 +54,8 @@ type Config struct {
 	// goroutine with the requests completed so far (warm-up excluded) and the
 	// elapsed measured time.
 	Progress func(done int64, elapsed time.Duration)
+	// Hlog, when set, receives the latency of each second of the window as
+	// an HdrHistogram interval log (result.WriteHlog's format), written as
+	// each second ends: the generator keeps no second longer than it must.
+	Hlog io.Writer `json:"-"`
 }

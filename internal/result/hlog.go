@@ -3,6 +3,7 @@ package result
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -19,26 +20,54 @@ import (
 // like WriteJSON.
 func WriteHlog(path string, start time.Time, windowS float64, intervals []*hdrhistogram.Histogram) error {
 	var b bytes.Buffer
-	w := hdrhistogram.NewHistogramLogWriter(&b)
-	ms := start.UnixMilli()
-	w.OutputLogFormatVersion()
-	w.OutputComment("[restbench: latency in microseconds from the intended send time, one interval per second of the measured window]")
-	w.OutputStartTime(ms)
-	w.OutputBaseTime(ms)
-	w.OutputLegend()
+	w := NewHlogWriter(&b, start)
 	for i, h := range intervals {
-		// The library's own interval writer scales the max column for
-		// nanoseconds; these are microseconds, so the line is written
-		// here, in the same format.
-		enc, err := h.Encode(hdrhistogram.V2CompressedEncodingCookieBase)
-		if err != nil {
-			return fmt.Errorf("%s: interval %d: %w", path, i, err)
+		if err := w.Interval(i, IntervalLength(i, windowS), h); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
 		}
-		length := 1.0
-		if windowS > float64(i) {
-			length = min(length, windowS-float64(i))
-		}
-		fmt.Fprintf(&b, "%.3f,%.3f,%.3f,%s\n", float64(i), length, float64(h.Max())/1000, enc)
 	}
-	return writeFile(path, b.Bytes())
+	return WriteFile(path, b.Bytes())
+}
+
+// IntervalLength is how long second i of a window of windowS seconds
+// lasted: 1, or what remained of the window for its last second (1 when
+// windowS is 0, not known).
+func IntervalLength(i int, windowS float64) float64 {
+	if windowS > float64(i) {
+		return min(1, windowS-float64(i))
+	}
+	return 1
+}
+
+// HlogWriter writes an interval log (see WriteHlog) one interval at a time,
+// so that a long load writes each second as it ends instead of keeping
+// them all.
+type HlogWriter struct {
+	w io.Writer
+}
+
+// NewHlogWriter writes the log's header, for a window that opened at
+// start, to w.
+func NewHlogWriter(w io.Writer, start time.Time) *HlogWriter {
+	lw := hdrhistogram.NewHistogramLogWriter(w)
+	ms := start.UnixMilli()
+	lw.OutputLogFormatVersion()
+	lw.OutputComment("[restbench: latency in microseconds from the intended send time, one interval per second of the measured window]")
+	lw.OutputStartTime(ms)
+	lw.OutputBaseTime(ms)
+	lw.OutputLegend()
+	return &HlogWriter{w: w}
+}
+
+// Interval writes second i of the window, length seconds long.
+func (w *HlogWriter) Interval(i int, length float64, h *hdrhistogram.Histogram) error {
+	// The library's own interval writer scales the max column for
+	// nanoseconds; these are microseconds, so the line is written here, in
+	// the same format.
+	enc, err := h.Encode(hdrhistogram.V2CompressedEncodingCookieBase)
+	if err != nil {
+		return fmt.Errorf("interval %d: %w", i, err)
+	}
+	_, err = fmt.Fprintf(w.w, "%.3f,%.3f,%.3f,%s\n", float64(i), length, float64(h.Max())/1000, enc)
+	return err
 }

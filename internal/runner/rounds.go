@@ -148,11 +148,6 @@ func (r *Runner) measureTrial(ctx context.Context, run suite.Run, k int, out *Ou
 	if err := result.WriteJSON(r.folder.trialPath(run.ID, k), t); err != nil {
 		return nil, fmt.Errorf("write trial: %w", err)
 	}
-	if t.Load != nil && len(t.Load.Intervals) > 0 {
-		if err := result.WriteHlog(r.folder.hlogPath(run.ID, k), t.Load.WindowStart, t.Load.DurationS, t.Load.Intervals); err != nil {
-			return nil, fmt.Errorf("write trial: %w", err)
-		}
-	}
 	switch t.Status {
 	case result.StatusOK:
 		out.OK++

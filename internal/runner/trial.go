@@ -127,6 +127,14 @@ func (r *Runner) trialOn(ctx context.Context, run suite.Run, n int, eng engine.E
 		case <-lctx.Done():
 		}
 	}()
+	// The built-in generator writes each second's latency to the .hlog
+	// as the second ends (wrk and ab write none).
+	hlog, err := result.CreateAtomic(r.folder.hlogPath(run.ID, n))
+	if err != nil {
+		return fail("hlog: %v", err)
+	}
+	defer hlog.Abort()
+	cfg.Hlog = hlog
 	stopWatching := r.watch(p, time.Now().Add(cfg.Warmup), idle, idleMS)
 	res, lerr := eng.Run(lctx, cfg)
 	stopWatching(t, len(pl.client), res)
@@ -151,6 +159,11 @@ func (r *Runner) trialOn(ctx context.Context, run suite.Run, n int, eng engine.E
 	// behind-schedule) travel with the trial, so the report shows them.
 	for _, f := range res.Flags {
 		t.Flags = appendFlag(t.Flags, f)
+	}
+	if len(res.Timeline) > 0 {
+		if err := hlog.Commit(); err != nil {
+			return fail("%v", err)
+		}
 	}
 	t.Status = result.StatusOK
 	t.Finished = time.Now().UTC()
