@@ -16,6 +16,7 @@ import (
 
 	"restbench/internal/cpu"
 	"restbench/internal/load"
+	"restbench/internal/result"
 )
 
 // headerList collects repeated -H flags.
@@ -274,11 +275,28 @@ func cmdLoad(ctx context.Context, args []string) error {
 		}
 	}
 	if runErr == nil && res.Requests > 0 && res.Responses == 0 {
-		return fmt.Errorf("load: no request got a response (%d connect, %d timeout, %d read errors): is a server listening at %s?",
-			res.Errors.Connect, res.Errors.Timeout, res.Errors.Read, cfg.URL)
+		return noResponse(&res.Stats, cfg.URL, cfg.Timeout)
 	}
 	if runErr != nil {
 		return runErr // context.Canceled after Ctrl-C: main exits 130
 	}
 	return thresholds.check("load", res)
+}
+
+// noResponse is the error of a load that got no response at all, saying
+// what its requests met: only connections refused ask whether a server is
+// listening.
+func noResponse(st *result.Stats, url string, timeout time.Duration) error {
+	e := st.Errors
+	why := fmt.Sprintf("is a server listening at %s?", url)
+	switch {
+	case e.Timeout > 0 && e.Timeout >= e.Read && e.Timeout >= e.Connect:
+		why = fmt.Sprintf("the server at %s accepted the connections but answered nothing within --timeout %s", url, timeout)
+	case e.Read > 0 && e.Read >= e.Connect:
+		why = fmt.Sprintf("the server at %s closed the connections or answered with something that is not HTTP/1.1", url)
+	case e.Connect == 0 && st.Unfinished > 0:
+		why = fmt.Sprintf("the server at %s accepted the connections but answered nothing before the window closed", url)
+	}
+	return fmt.Errorf("load: no request got a response (%d connect, %d timeout, %d read errors, %d unfinished): %s",
+		e.Connect, e.Timeout, e.Read, st.Unfinished, why)
 }

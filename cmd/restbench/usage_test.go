@@ -10,6 +10,9 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
+
+	"restbench/internal/result"
 )
 
 // TestUsageErrorsBeforeWork: an impossible value of any flag, a URL that is
@@ -127,5 +130,26 @@ experiments:
 	}
 	if _, err := os.Stat(filepath.Join(dir, "results", "s")); err == nil {
 		t.Errorf("a refused run wrote results")
+	}
+}
+
+// TestNoResponseSaysWhy: a load without a response asks "is a server
+// listening?" only when the connections were refused; a server that
+// accepted and then timed out, broke the connections or never answered
+// within the window is told apart.
+func TestNoResponseSaysWhy(t *testing.T) {
+	for _, tc := range []struct {
+		st   result.Stats
+		want string
+	}{
+		{result.Stats{Requests: 9, Errors: result.Errors{Connect: 9}}, "is a server listening at U?"},
+		{result.Stats{Requests: 9, Errors: result.Errors{Timeout: 9}}, "accepted the connections but answered nothing within --timeout 2s"},
+		{result.Stats{Requests: 9, Errors: result.Errors{Read: 9}}, "closed the connections or answered with something that is not HTTP/1.1"},
+		{result.Stats{Requests: 9, Unfinished: 9}, "answered nothing before the window closed"},
+	} {
+		err := noResponse(&tc.st, "U", 2*time.Second)
+		if !strings.Contains(err.Error(), tc.want) || tc.st.Errors.Connect == 0 && strings.Contains(err.Error(), "listening") {
+			t.Errorf("%+v: %v, want %q", tc.st.Errors, err, tc.want)
+		}
 	}
 }

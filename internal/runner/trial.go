@@ -142,7 +142,7 @@ func (r *Runner) trialOn(ctx context.Context, run suite.Run, n int, eng engine.E
 	select {
 	case <-died:
 		t.StderrTail = p.StderrTail(stderrTail)
-		return fail("%s exited during the load (%v); see stderr_tail", im.ID, p.ExitErr())
+		return fail("%s exited during the load (%v)%s", im.ID, p.ExitErr(), seeTail(t))
 	default:
 	}
 	if ctx.Err() != nil {
@@ -196,7 +196,7 @@ func (r *Runner) startServer(ctx context.Context, t *result.Trial, im impl.Impl,
 	if err := p.WaitReady(ctx, r.opt.ReadyTimeout); err != nil {
 		t.StderrTail = p.StderrTail(stderrTail)
 		p.Stop(r.opt.StopGrace)
-		return nil, fmt.Errorf("start %s: %v (see stderr_tail)", im.ID, firstLine(err))
+		return nil, fmt.Errorf("start %s: %v%s", im.ID, firstLine(err), seeTail(t))
 	}
 	t.Server = p.Reported()
 	return p, nil
@@ -221,6 +221,15 @@ func appendFlag(flags []string, f string) []string {
 		return flags
 	}
 	return append(flags, f)
+}
+
+// seeTail points at the trial's stderr_tail, or says the server wrote
+// nothing to stderr: a pointer to a field that is absent helps no one.
+func seeTail(t *result.Trial) string {
+	if t.StderrTail == "" {
+		return "; it wrote nothing to stderr"
+	}
+	return "; see stderr_tail"
 }
 
 func firstLine(err error) string {
