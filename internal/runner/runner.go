@@ -104,6 +104,15 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 	if opt.BuildLog == nil {
 		opt.BuildLog = io.Discard
 	}
+	// A restbench killed mid-trial (SIGKILL) could not remove its quota
+	// cgroup; the first run after it does.
+	removed, kept := cpu.SweepQuotas()
+	for _, d := range removed {
+		fmt.Fprintf(opt.Log, "removed %s, the quota cgroup of a restbench that was killed\n", d)
+	}
+	for _, d := range kept {
+		fmt.Fprintf(opt.Log, "warning: a restbench that was killed left the quota cgroup %s; remove it once its processes are gone\n", d)
+	}
 	runs, err := Select(s.Runs, opt.Only)
 	if err != nil {
 		return nil, err
