@@ -16,7 +16,7 @@ func TestSweepQuotas(t *testing.T) {
 	v2, v1 := cgroupV2Roots, cgroupV1CPU
 	cgroupV2Roots, cgroupV1CPU = nil, []string{dir}
 	defer func() { cgroupV2Roots, cgroupV1CPU = v2, v1 }()
-	const dead = 999999999 // above any pid_max
+	const dead = 999999999    // above any pid_max
 	names := map[string]bool{ // name: whether the sweep removes it
 		fmt.Sprintf("restbench-%d-1-single-thread_node-http", dead): true,
 		fmt.Sprintf("restbench-%d-3-x", os.Getpid()):                false,
