@@ -16,6 +16,7 @@ import (
 
 	"restbench/internal/cpu"
 	"restbench/internal/load"
+	"restbench/internal/request"
 	"restbench/internal/result"
 )
 
@@ -211,12 +212,9 @@ func cmdLoad(ctx context.Context, args []string) error {
 		}
 	}
 	if probe != "" {
-		path, every, ok := strings.Cut(probe, "@")
-		d, err := time.ParseDuration(every)
-		if !ok || !strings.HasPrefix(path, "/") || err != nil || d <= 0 {
-			return usageError("load: --probe %q: write it as PATH@INTERVAL, e.g. /status@5s", probe)
+		if cfg.Probe, cfg.ProbeEvery, err = parseProbe(probe); err != nil {
+			return usageError("load: %v", err)
 		}
-		cfg.Probe, cfg.ProbeEvery = path, d
 	}
 	var sh shard
 	if *shardFlag != "" {
@@ -281,6 +279,19 @@ func cmdLoad(ctx context.Context, args []string) error {
 		return runErr // context.Canceled after Ctrl-C: main exits 130
 	}
 	return thresholds.check("load", res)
+}
+
+// parseProbe reads --probe PATH@INTERVAL (/status@5s).
+func parseProbe(s string) (string, time.Duration, error) {
+	path, every, ok := strings.Cut(s, "@")
+	d, err := time.ParseDuration(every)
+	if !ok || err != nil || d <= 0 {
+		return "", 0, fmt.Errorf("--probe %q: write it as PATH@INTERVAL, e.g. /status@5s", s)
+	}
+	if err := request.CheckPath(path); err != nil {
+		return "", 0, fmt.Errorf("--probe %q: %v", s, err)
+	}
+	return path, d, nil
 }
 
 // noResponse is the error of a load that got no response at all, saying

@@ -272,6 +272,11 @@ func List[T any](n *yaml.Node, field, hint string) ([]T, error) {
 	}
 	out := make([]T, len(n.Content))
 	for i, item := range n.Content {
+		// yaml decodes an empty item ("-" alone) to the zero value
+		// without calling its UnmarshalYAML, so none of its checks run.
+		if item.Kind == yaml.ScalarNode && item.Tag == "!!null" {
+			return nil, Errorf(item, field, "item %d of the list is empty: give it %s, or delete the line", i+1, strings.TrimPrefix(hint, "of "))
+		}
 		if err := item.Decode(&out[i]); err != nil {
 			return nil, err
 		}
