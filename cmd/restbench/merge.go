@@ -40,6 +40,9 @@ func cmdMerge(_ context.Context, args []string) error {
 	if *trialDir != "" && (*suiteFile == "" || *runID == "") {
 		return usageError("merge: --trial-dir needs --suite FILE and --run ID")
 	}
+	if err := (rangeCheck{"trial", *trialN < 1, "1 or more"}).check("merge", fs); err != nil {
+		return err
+	}
 	mergeOut, err := openOutput("merge", "-o", *out)
 	if err != nil {
 		return err

@@ -56,11 +56,18 @@ func TestUsageErrorsBeforeWork(t *testing.T) {
 		{"capacity --start -5", cmdCapacity, []string{"--start", "-5"}, "--start -5: use a positive rate"},
 		{"capacity -c 0", cmdCapacity, []string{"-c", "0"}, "-c 0: use 1 or more"},
 		{"capacity --json in a file", cmdCapacity, []string{"--json", notDir}, "--json " + notDir},
+		{"k8s --generators 0", cmdK8s, []string{"--generators", "0"}, "--generators 0: use 1 or more"},
+		{"merge --trial 0", cmdMerge, []string{"-o", filepath.Join(dir, "m.json"), "--trial-dir", dir, "--suite", "s.yaml", "--run", "r", "--trial", "0"}, "--trial 0: use 1 or more"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			args := append([]string{"-q", srv.URL}, tc.args...)
-			if strings.HasPrefix(tc.name, "capacity") {
+			switch strings.Fields(tc.name)[0] {
+			case "capacity":
 				args = append([]string{srv.URL}, tc.args...)
+			case "k8s":
+				args = append([]string{"suites/s.yaml", "e/r"}, tc.args...)
+			case "merge":
+				args = append([]string{"a.json"}, tc.args...)
 			}
 			err := tc.cmd(context.Background(), args)
 			var ee *exitError
