@@ -172,20 +172,22 @@ func (t *timeline) add(sec int, a *secondAgg) {
 		t.done[sec].Errors += a.errors
 		return
 	}
+	// Seconds nobody handed over (a stalled server) are finished empty as
+	// the later one opens, never all held at once.
 	for len(t.done)+len(t.open) <= sec {
 		h := newSecondHist()
 		if n := len(t.spare); n > 0 {
 			h, t.spare = t.spare[n-1], t.spare[:n-1]
 		}
 		t.open = append(t.open, &secondAgg{hist: h})
+		for len(t.open) > openSeconds {
+			t.finishSecond(1)
+		}
 	}
 	dst := t.open[sec-len(t.done)]
 	dst.requests += a.requests
 	dst.errors += a.errors
 	dst.hist.Merge(a.hist)
-	for len(t.open) > openSeconds {
-		t.finishSecond(1)
-	}
 }
 
 // finishSecond moves the oldest open second, length seconds long, to done.

@@ -32,6 +32,13 @@ func TestTimelineKeepsFewSeconds(t *testing.T) {
 		}
 	}
 	tl.add(0, &secondAgg{requests: 5, hist: newSecondHist()}) // late
+	// A stall: nothing handed over for 500 s, then a second far ahead.
+	stalled := timeline{}
+	stalled.add(0, &secondAgg{requests: 1, hist: newSecondHist()})
+	stalled.add(500, &secondAgg{requests: 1, hist: newSecondHist()})
+	if held := len(stalled.open) + len(stalled.spare); held > openSeconds+1 {
+		t.Errorf("after a 500 s gap: %d histograms held, want at most %d", held, openSeconds+1)
+	}
 	got, err := tl.result(seconds - 0.5)
 	if err != nil {
 		t.Fatal(err)
