@@ -55,7 +55,7 @@ type Config struct {
 	// elapsed measured time.
 	Progress func(done int64, elapsed time.Duration)
 	// Hlog, when set, receives the latency of each second of the window as
-	// an HdrHistogram interval log (result.WriteHlog's format), written as
+	// an HdrHistogram interval log (result.HlogWriter), written as
 	// each second ends: the generator keeps no second longer than it must.
 	Hlog io.Writer `json:"-"`
 }

@@ -1,33 +1,12 @@
 package result
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 )
-
-// WriteHlog writes intervals, the latency of each second of a measured
-// window that opened at start, as an HdrHistogram interval log (.hlog, log
-// format 1.3): the format wrk2 writes and HdrHistogram's HistogramLogReader
-// and HistogramLogProcessor read. Values are microseconds from the intended
-// send time (HistogramLogProcessor -outputValueUnitRatio 1000 prints ms);
-// each line's max column is in milliseconds. Interval timestamps count
-// seconds from StartTime; the last is as long as what remained of windowS
-// (the whole second when windowS is 0). The file is written atomically,
-// like WriteJSON.
-func WriteHlog(path string, start time.Time, windowS float64, intervals []*hdrhistogram.Histogram) error {
-	var b bytes.Buffer
-	w := NewHlogWriter(&b, start)
-	for i, h := range intervals {
-		if err := w.Interval(i, IntervalLength(i, windowS), h); err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
-	}
-	return WriteFile(path, b.Bytes())
-}
 
 // IntervalLength is how long second i of a window of windowS seconds
 // lasted: 1, or what remained of the window for its last second (1 when
@@ -39,9 +18,14 @@ func IntervalLength(i int, windowS float64) float64 {
 	return 1
 }
 
-// HlogWriter writes an interval log (see WriteHlog) one interval at a time,
-// so that a long load writes each second as it ends instead of keeping
-// them all.
+// HlogWriter writes the latency of each second of a measured window as an
+// HdrHistogram interval log (.hlog, log format 1.3), one interval at a time,
+// so that a long load writes each second as it ends instead of keeping them
+// all. It is the format wrk2 writes and HdrHistogram's HistogramLogReader
+// and HistogramLogProcessor read. Values are microseconds from the intended
+// send time (HistogramLogProcessor -outputValueUnitRatio 1000 prints ms);
+// each line's max column is in milliseconds. Interval timestamps count
+// seconds from StartTime, the window's start.
 type HlogWriter struct {
 	w io.Writer
 }
