@@ -6,7 +6,7 @@ RESULTS ?= results
 SUITES  ?= $(wildcard suites/*.yaml)
 GO_IMPLS := nethttp chi gorilla gin fasthttp
 
-.PHONY: setup restbench servers node test test-go test-node verify test-suites bench report clean
+.PHONY: setup restbench servers node test test-go fuzz-short test-node verify test-suites bench report clean
 
 setup: restbench servers node
 
@@ -24,11 +24,17 @@ servers/node/node_modules/.package-lock.json: servers/node/package.json servers/
 # make test: unit and integration tests, the Node servers' own tests,
 # contract conformance of every implementation, and every suite at quick
 # scale followed by its report.
-test: setup test-go test-node verify test-suites
+test: setup test-go fuzz-short test-node verify test-suites
 
 test-go:
 	$(GO) vet ./...
 	$(GO) test ./...
+
+# A short pass of every fuzz target (scripts/fuzz.sh lists them): 10 s each,
+# about two minutes in all with the builds. The long pass: scripts/fuzz.sh.
+FUZZ_SHORT ?= 10s
+fuzz-short:
+	FUZZTIME=$(FUZZ_SHORT) FUZZMINIMIZE=2s scripts/fuzz.sh
 
 test-node:
 	cd servers/node && node --test

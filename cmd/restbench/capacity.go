@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"time"
 
@@ -57,6 +58,21 @@ func cmdCapacity(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	for _, c := range []rangeCheck{
+		{"max-steps", opt.MaxSteps < 1, "1 or more steps"},
+		{"start", opt.Start < 0 || math.IsInf(opt.Start, 0) || math.IsNaN(opt.Start), "a positive rate in requests/s (leave it out to seed with a closed loop)"},
+		{"p99", opt.P99 < 0, "a positive latency, e.g. 50ms"},
+		{"pause", opt.Pause < 0, "0 or a positive duration"},
+	} {
+		if err := c.check("capacity", fs); err != nil {
+			return err
+		}
+	}
+	jsonOut, err := openOutput("capacity", "--json", out)
+	if err != nil {
+		return err
+	}
+	defer jsonOut.Abort()
 	if cfg.Duration <= 0 {
 		cfg.Duration = 5 * time.Second
 	}
@@ -71,9 +87,9 @@ func cmdCapacity(ctx context.Context, args []string) error {
 		if res.CapacityRPS > 0 {
 			fmt.Printf("Capacity: %.0f req/s (the highest sustained target of %d steps)\n", res.CapacityRPS, len(res.Steps))
 		}
-		if out != "" {
-			if werr := result.WriteJSON(out, res); werr != nil {
-				return werr
+		if jsonOut != nil {
+			if werr := jsonOut.CommitJSON(res); werr != nil {
+				return fmt.Errorf("capacity: --json: %w", werr)
 			}
 		}
 	}

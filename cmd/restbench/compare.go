@@ -38,6 +38,9 @@ func cmdCompare(ctx context.Context, args []string) error {
 	if err != nil {
 		return fmt.Errorf("compare: NEW: %w", err)
 	}
+	for _, r := range append(oldResults, newResults...) {
+		warnLeftOut(r.LeftOut)
+	}
 	c := report.Compare(oldResults, newResults)
 	if len(c.Changes) == 0 {
 		return fmt.Errorf("compare: no run is in both %s and %s (compare results of the same suite)", rest[0], rest[1])

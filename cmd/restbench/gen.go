@@ -37,19 +37,27 @@ func cmdGen(ctx context.Context, args []string) error {
 	if err != nil {
 		return usageError("gen: --size: %v", err)
 	}
+	f, err := openOutput("gen", "-o", *out)
+	if err != nil {
+		return err
+	}
+	defer f.Abort()
 	var w io.Writer = os.Stdout
-	if *out != "" {
-		f, err := os.Create(*out)
-		if err != nil {
-			return fmt.Errorf("gen: %w", err)
-		}
-		defer f.Close()
-		bw := bufio.NewWriter(f)
-		defer bw.Flush()
+	var bw *bufio.Writer
+	if f != nil {
+		bw = bufio.NewWriter(f)
 		w = bw
 	}
 	if err := payload.Filter(w, n, *seed); err != nil {
 		return fmt.Errorf("gen filter: %w", err)
+	}
+	if f != nil {
+		if err := bw.Flush(); err != nil {
+			return fmt.Errorf("gen: -o %s: %w", *out, err)
+		}
+		if err := f.Commit(); err != nil {
+			return fmt.Errorf("gen: -o: %w", err)
+		}
 	}
 	return nil
 }

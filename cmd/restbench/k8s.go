@@ -45,6 +45,17 @@ func cmdK8s(_ context.Context, args []string) error {
 	if len(pos) != 2 {
 		return usageError("k8s: want SUITE.yaml RUN-ID (restbench k8s -h)")
 	}
+	for _, rc := range []rangeCheck{
+		{"trial", c.Trial < 1, "1 or more"},
+		{"generators", c.Generators < 1, "1 or more generator pods"},
+		{"server-cpus", c.ServerCPUs < 1, "1 or more whole CPUs"},
+		{"generator-cpus", c.GeneratorCPUs < 1, "1 or more whole CPUs"},
+		{"port", c.Port < 1 || c.Port > 65535, "a port, 1 to 65535"},
+	} {
+		if err := rc.check("k8s", fs); err != nil {
+			return err
+		}
+	}
 	root, err := impl.FindRoot(".")
 	if err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -15,6 +16,7 @@ import (
 
 	"restbench/internal/cpu"
 	"restbench/internal/load"
+	"restbench/internal/request"
 	"restbench/internal/result"
 )
 
@@ -53,6 +55,7 @@ func (s seconds) Set(v string) error {
 // loadFlags are the flags of one load that load and capacity share: the
 // connections, the request and the generator's placement.
 type loadFlags struct {
+	fs              *flag.FlagSet
 	cfg             load.Config
 	headers         headerList
 	body, mix, cpus string
@@ -62,7 +65,7 @@ type loadFlags struct {
 // addLoadFlags registers the shared flags on fs; -d's meaning is the
 // caller's (the whole load, or one step of a search).
 func addLoadFlags(fs *flag.FlagSet, durationUsage string) *loadFlags {
-	f := &loadFlags{}
+	f := &loadFlags{fs: fs}
 	cfg := &f.cfg
 	fs.IntVar(&cfg.Connections, "c", 10, "connections")
 	fs.Var(seconds{&cfg.Duration}, "d", durationUsage)
@@ -105,9 +108,28 @@ func parseURLAndFlags(fs *flag.FlagSet, args []string) (string, error) {
 	return rest[0], nil
 }
 
-// config is the load the flags describe, against url.
+// config is the load the flags describe, against url. A value no load can
+// have (-c 0, -d -1s, a URL without http://) is a usage error that names
+// the flag and what it allows: it never falls back to a default unseen.
 func (f *loadFlags) config(cmd, url string) (load.Config, error) {
 	cfg := f.cfg
+	given := func(name string) bool { return flagSet(f.fs, name) }
+	for _, c := range []rangeCheck{
+		{"c", cfg.Connections < 1, "1 or more connections"},
+		{"d", given("d") && cfg.Duration <= 0, "a positive duration, e.g. 10s"},
+		{"warmup", cfg.Warmup < 0, "0 or a positive duration"},
+		{"timeout", cfg.Timeout <= 0, "a positive duration, e.g. 30s"},
+		{"t", given("t") && cfg.Threads < 1, "1 or more threads (leave it out for one per usable CPU)"},
+		{"max-connections", given("max-connections") && cfg.MaxConnections < cfg.Connections, fmt.Sprintf("at least -c %d", cfg.Connections)},
+		{"expect", cfg.Expect < 100 || cfg.Expect > 599, "an HTTP status, 100 to 599"},
+	} {
+		if err := c.check(cmd, f.fs); err != nil {
+			return cfg, err
+		}
+	}
+	if err := load.CheckURL(url, cfg.AllowRemote); err != nil {
+		return cfg, usageError("%s: %v", cmd, err)
+	}
 	cfg.URL = url
 	cfg.Headers = f.headers
 	cfg.KeepAlive = !f.noKeepAlive
@@ -161,19 +183,39 @@ func cmdLoad(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	for _, c := range []rangeCheck{
+		{"n", flagSet(fs, "n") && maxRequests < 1, "1 or more requests (leave it out to run for -d)"},
+		{"R", rate < 0 || math.IsInf(rate, 0) || math.IsNaN(rate), "a positive rate in requests/s, or 0 for a closed loop"},
+	} {
+		if err := c.check("load", fs); err != nil {
+			return err
+		}
+	}
 	cfg.Rate, cfg.MaxRequests = rate, maxRequests
+	// The output files are opened before the load: a folder that cannot be
+	// written fails now, not after a 10-minute load.
+	jsonOut, err := openOutput("load", "--json", out)
+	if err != nil {
+		return err
+	}
+	defer jsonOut.Abort()
+	hlogOut, err := openOutput("load", "--hlog", *hlog)
+	if err != nil {
+		return err
+	}
+	defer hlogOut.Abort()
+	if hlogOut != nil {
+		cfg.Hlog = hlogOut
+	}
 	for _, t := range thresholds.list {
 		if t.NeedsRate() && cfg.Rate == 0 {
 			return usageError("load: --threshold %s needs an open loop: give -R", t.Text)
 		}
 	}
 	if probe != "" {
-		path, every, ok := strings.Cut(probe, "@")
-		d, err := time.ParseDuration(every)
-		if !ok || !strings.HasPrefix(path, "/") || err != nil || d <= 0 {
-			return usageError("load: --probe %q: write it as PATH@INTERVAL, e.g. /status@5s", probe)
+		if cfg.Probe, cfg.ProbeEvery, err = parseProbe(probe); err != nil {
+			return usageError("load: %v", err)
 		}
-		cfg.Probe, cfg.ProbeEvery = path, d
 	}
 	var sh shard
 	if *shardFlag != "" {
@@ -222,22 +264,52 @@ func cmdLoad(ctx context.Context, args []string) error {
 		res.WindowStart = began.Add(cfg.Warmup).UTC()
 	}
 	load.Print(os.Stdout, res)
-	if out != "" {
-		if err := result.WriteJSON(out, res); err != nil {
-			return err
+	if jsonOut != nil {
+		if err := jsonOut.CommitJSON(res); err != nil {
+			return fmt.Errorf("load: --json: %w", err)
 		}
 	}
-	if *hlog != "" {
-		if err := result.WriteHlog(*hlog, res.WindowStart, res.DurationS, res.Intervals); err != nil {
-			return err
+	if hlogOut != nil {
+		if err := hlogOut.Commit(); err != nil {
+			return fmt.Errorf("load: --hlog: %w", err)
 		}
 	}
 	if runErr == nil && res.Requests > 0 && res.Responses == 0 {
-		return fmt.Errorf("load: no request got a response (%d connect, %d timeout, %d read errors): is a server listening at %s?",
-			res.Errors.Connect, res.Errors.Timeout, res.Errors.Read, cfg.URL)
+		return noResponse(&res.Stats, cfg.URL, cfg.Timeout)
 	}
 	if runErr != nil {
 		return runErr // context.Canceled after Ctrl-C: main exits 130
 	}
 	return thresholds.check("load", res)
+}
+
+// parseProbe reads --probe PATH@INTERVAL (/status@5s).
+func parseProbe(s string) (string, time.Duration, error) {
+	path, every, ok := strings.Cut(s, "@")
+	d, err := time.ParseDuration(every)
+	if !ok || err != nil || d <= 0 {
+		return "", 0, fmt.Errorf("--probe %q: write it as PATH@INTERVAL, e.g. /status@5s", s)
+	}
+	if err := request.CheckPath(path); err != nil {
+		return "", 0, fmt.Errorf("--probe %q: %v", s, err)
+	}
+	return path, d, nil
+}
+
+// noResponse is the error of a load that got no response at all, saying
+// what its requests met: only connections refused ask whether a server is
+// listening.
+func noResponse(st *result.Stats, url string, timeout time.Duration) error {
+	e := st.Errors
+	why := fmt.Sprintf("is a server listening at %s?", url)
+	switch {
+	case e.Timeout > 0 && e.Timeout >= e.Read && e.Timeout >= e.Connect:
+		why = fmt.Sprintf("the server at %s accepted the connections but answered nothing within --timeout %s", url, timeout)
+	case e.Read > 0 && e.Read >= e.Connect:
+		why = fmt.Sprintf("the server at %s closed the connections or answered with something that is not HTTP/1.1", url)
+	case e.Connect == 0 && st.Unfinished > 0:
+		why = fmt.Sprintf("the server at %s accepted the connections but answered nothing before the window closed", url)
+	}
+	return fmt.Errorf("load: no request got a response (%d connect, %d timeout, %d read errors, %d unfinished): %s",
+		e.Connect, e.Timeout, e.Read, st.Unfinished, why)
 }

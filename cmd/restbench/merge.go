@@ -40,6 +40,19 @@ func cmdMerge(_ context.Context, args []string) error {
 	if *trialDir != "" && (*suiteFile == "" || *runID == "") {
 		return usageError("merge: --trial-dir needs --suite FILE and --run ID")
 	}
+	if err := (rangeCheck{"trial", *trialN < 1, "1 or more"}).check("merge", fs); err != nil {
+		return err
+	}
+	mergeOut, err := openOutput("merge", "-o", *out)
+	if err != nil {
+		return err
+	}
+	defer mergeOut.Abort()
+	if *trialDir != "" {
+		if err := checkOutputDir("merge", "--trial-dir", *trialDir); err != nil {
+			return err
+		}
+	}
 	loads := make([]*result.Load, len(files))
 	for i, f := range files {
 		loads[i] = new(result.Load)
@@ -51,9 +64,9 @@ func cmdMerge(_ context.Context, args []string) error {
 	if err != nil {
 		return fmt.Errorf("merge: %w", err)
 	}
-	if *out != "" {
-		if err := result.WriteJSON(*out, m); err != nil {
-			return err
+	if mergeOut != nil {
+		if err := mergeOut.CommitJSON(m); err != nil {
+			return fmt.Errorf("merge: -o: %w", err)
 		}
 	}
 	if *trialDir != "" {

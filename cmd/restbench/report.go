@@ -38,14 +38,24 @@ func cmdReport(ctx context.Context, args []string) error {
 	}
 	if *out == "" {
 		*out = filepath.Join(rest[0], "report")
+	} else if err := checkOutputDir("report", "--out", *out); err != nil {
+		return err
 	}
 	w, err := report.Write(rest[0], *out, with...)
 	if err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
+	warnLeftOut(w.LeftOut)
 	fmt.Fprintf(os.Stdout, "report of %d suite(s) %v: %s, %s, %d charts (PNG and SVG) in %s\n",
 		len(w.Suites), w.Suites, w.Markdown, w.HTML, w.Charts, filepath.Join(*out, "charts"))
 	return nil
+}
+
+// warnLeftOut names, on stderr, each trial file a report left out.
+func warnLeftOut(files []string) {
+	for _, f := range files {
+		fmt.Fprintf(os.Stderr, "restbench: warning: left out %s (move it to its own suite's folder or delete it)\n", f)
+	}
 }
 
 // stringList is a flag that may be given more than once.

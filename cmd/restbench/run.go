@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -26,6 +27,7 @@ func cmdRun(ctx context.Context, args []string) error {
 	only := fs.String("only", "", "run only the runs whose id matches this glob or contains this text")
 	trials := fs.Int("trials", 0, "trials per run (default: as the suite says, usually 3)")
 	ready := fs.Duration("ready-timeout", 20*time.Second, "how long a server may take to answer GET /status")
+	maxRuns := fs.Int("max-runs", suite.DefaultMaxRuns, "refuse a suite with more runs than this at any scale, counted before it is expanded (a typo in a matrix can make billions)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: restbench run [flags] SUITE.yaml...\n\n"+
 			"Runs benchmark suites (docs/suites.md) and writes one JSON per trial;\n"+
@@ -42,8 +44,18 @@ func cmdRun(ctx context.Context, args []string) error {
 	if len(files) == 0 {
 		return usageError("run: name at least one suite file, e.g. restbench run suites/dotchev-echo.yaml")
 	}
-	if *trials < 0 {
-		return usageError("run: --trials %d: use a positive number", *trials)
+	for _, c := range []rangeCheck{
+		{"trials", flagSet(fs, "trials") && *trials < 1, "1 or more trials per run (leave it out for the suite's)"},
+		{"ready-timeout", *ready <= 0, "a positive duration, e.g. 20s"},
+		{"max-runs", *maxRuns < 1, "1 or more runs"},
+		{"scale", !slices.Contains(suite.Scales, *scale), strings.Join(suite.Scales, ", ")},
+	} {
+		if err := c.check("run", fs); err != nil {
+			return err
+		}
+	}
+	if err := checkOutputDir("run", "--out", *out); err != nil {
+		return err
 	}
 	m, lock, err := manifestAndRuntimes()
 	if err != nil {
@@ -53,9 +65,12 @@ func cmdRun(ctx context.Context, args []string) error {
 	// the first one to finish.
 	var suites []*suite.Suite
 	for _, f := range files {
-		s, err := suite.Load(f, suite.Options{Scale: *scale, Impls: m.IDs(), Languages: m.Languages()})
+		s, err := suite.Load(f, suite.Options{Scale: *scale, Impls: m.IDs(), Languages: m.Languages(), MaxRuns: *maxRuns})
 		if err != nil {
 			return err
+		}
+		if _, err := runner.Select(s.Runs, *only); err != nil {
+			return usageError("run: %s: %v", f, err)
 		}
 		suites = append(suites, s)
 	}

@@ -46,6 +46,11 @@ func cmdVerify(ctx context.Context, args []string) error {
 	if err != nil {
 		return usageError("verify: --max-rss: %v", err)
 	}
+	out, err := openOutput("verify", "--json", *jsonOut)
+	if err != nil {
+		return err
+	}
+	defer out.Abort()
 	m, lock, err := manifestAndRuntimes()
 	if err != nil {
 		return err
@@ -81,13 +86,11 @@ func cmdVerify(ctx context.Context, args []string) error {
 	if err := contract.WriteTable(os.Stdout, results, *verbose); err != nil {
 		return err
 	}
-	if *jsonOut != "" {
-		f, err := os.Create(*jsonOut)
-		if err != nil {
-			return fmt.Errorf("verify: --json: %w", err)
+	if out != nil {
+		if err := contract.WriteJSON(out, results); err != nil {
+			return fmt.Errorf("verify: --json %s: %w", *jsonOut, err)
 		}
-		defer f.Close()
-		if err := contract.WriteJSON(f, results); err != nil {
+		if err := out.Commit(); err != nil {
 			return fmt.Errorf("verify: --json: %w", err)
 		}
 	}

@@ -52,7 +52,9 @@ func NewQuota(name string, cpus float64) (*Quota, error) {
 		return nil, fmt.Errorf("quota %v: use a positive number of CPUs, e.g. 1 or 0.5", cpus)
 	}
 	quota := int64(cpus*quotaPeriodUS + 0.5)
-	leaf := fmt.Sprintf("restbench-%d-%d-%s", os.Getpid(), quotaSeq.Add(1), safeName(name))
+	// The pid in the name lets a later run tell a killed run's leftover
+	// from a live run's cgroup (SweepQuotas).
+	leaf := fmt.Sprintf("%s%d-%d-%s", quotaPrefix, os.Getpid(), quotaSeq.Add(1), safeName(name))
 	var tried []string
 	for _, root := range cgroupV2Roots {
 		q, err := newV2(root, leaf, cpus, quota)

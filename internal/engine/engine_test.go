@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -204,5 +205,26 @@ func TestUnsupported(t *testing.T) {
 	}
 	if _, err := New("hey"); err == nil {
 		t.Error("New(hey) succeeded")
+	}
+}
+
+// TestSweepWrkDirs: a wrk load removes the temporary folders that a killed
+// restbench left (its pid gone), never a live one's nor another program's.
+func TestSweepWrkDirs(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	keep := []string{fmt.Sprintf("%s%d-123", wrkDirPrefix, os.Getpid()), "restbench-wrk456", "other"}
+	dead := fmt.Sprintf("%s%d-789", wrkDirPrefix, 999999999)
+	for _, n := range append(keep, dead) {
+		os.MkdirAll(filepath.Join(tmp, n, "inside"), 0o755)
+	}
+	sweepWrkDirs()
+	if _, err := os.Stat(filepath.Join(tmp, dead)); !os.IsNotExist(err) {
+		t.Errorf("%s is still there (%v): its restbench is gone", dead, err)
+	}
+	for _, n := range keep {
+		if _, err := os.Stat(filepath.Join(tmp, n)); err != nil {
+			t.Errorf("%s was removed: %v", n, err)
+		}
 	}
 }

@@ -39,7 +39,8 @@ func (Wrk) Run(ctx context.Context, cfg load.Config) (*result.Load, error) {
 	if cfg.Duration <= 0 {
 		cfg.Duration = 10 * time.Second
 	}
-	dir, err := os.MkdirTemp("", "restbench-wrk")
+	sweepWrkDirs()
+	dir, err := os.MkdirTemp("", fmt.Sprintf("%s%d-", wrkDirPrefix, os.Getpid()))
 	if err != nil {
 		return nil, err
 	}
@@ -64,6 +65,22 @@ func wrkArgs(cfg load.Config, d time.Duration, script string) []string {
 		a = append(a, "--timeout", fmt.Sprintf("%ds", seconds(cfg.Timeout)))
 	}
 	return append(a, cfg.URL)
+}
+
+// wrkDirPrefix begins the temporary folder of each wrk load (its Lua
+// script), the pid of the restbench that made it after it.
+const wrkDirPrefix = "restbench-wrk-"
+
+// sweepWrkDirs removes the wrk folders that a restbench killed before it
+// could remove them left in the temporary directory: those whose restbench
+// is no longer running (a live one's are left alone).
+func sweepWrkDirs() {
+	entries, _ := os.ReadDir(os.TempDir())
+	for _, e := range entries {
+		if pid := cpu.OwnerPID(e.Name(), wrkDirPrefix); e.IsDir() && pid > 0 && !cpu.Alive(pid) {
+			os.RemoveAll(filepath.Join(os.TempDir(), e.Name()))
+		}
+	}
 }
 
 // wrkScript writes the Lua script that sets the method, headers and body;

@@ -6,6 +6,7 @@ package load
 
 import (
 	"context"
+	"io"
 	"time"
 )
 
@@ -64,4 +65,8 @@ type Config struct {
 	// goroutine with the requests completed so far (warm-up excluded) and the
 	// elapsed measured time.
 	Progress func(done int64, elapsed time.Duration)
+	// Hlog, when set, receives the latency of each second of the window as
+	// an HdrHistogram interval log (result.HlogWriter), written as
+	// each second ends: the generator keeps no second longer than it must.
+	Hlog io.Writer `json:"-"`
 }

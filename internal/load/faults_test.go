@@ -84,6 +84,28 @@ func TestBytesAfterResponseAreBodyError(t *testing.T) {
 	}
 }
 
+// TestGarbageIsReadError: bytes that cannot begin an HTTP response are a
+// read error as soon as they arrive, whether or not a line ending follows;
+// without one the connection used to wait for the whole --timeout and count
+// a timeout.
+func TestGarbageIsReadError(t *testing.T) {
+	for _, garbage := range []string{"garbage", "SSH-2.0-OpenSSH_9.6", "\x00\x01\x02", "HTTP/2 200", "garbage\r\n\r\n"} {
+		url := tcpServer(t, func(c net.Conn, br *bufio.Reader) {
+			for {
+				if _, ok := readRequest(br); !ok {
+					return
+				}
+				io.WriteString(c, garbage) // and the connection stays open
+			}
+		})
+		start := time.Now()
+		res := run(t, Config{URL: url + "/", Connections: 1, MaxRequests: 5, KeepAlive: true, Timeout: 3 * time.Second})
+		if res.Errors.Read != 5 || res.Errors.Timeout != 0 {
+			t.Errorf("%q: errors %+v in %v, want 5 read errors and no timeout", garbage, res.Errors, time.Since(start))
+		}
+	}
+}
+
 // TestCloseDelimitedBody: a body without length ends when the server
 // closes. Its last data and the close usually arrive in one wake-up of
 // edge-triggered epoll, which reports neither again: the response must

@@ -120,6 +120,12 @@ func (l *loop) run() {
 		}
 		if now >= l.nextCheck {
 			l.expire(now)
+			// Hand the last second over even when nothing completes now,
+			// so that the timeline can finish it (timeline's comment).
+			if sec := l.secondOf(now); now >= g.warmEnd && sec != l.sec {
+				l.flushSecond()
+				l.sec = sec
+			}
 		}
 		l.startDue(now)
 		n := l.wait(l.waitUntil(now) - now)
@@ -332,11 +338,7 @@ func (l *loop) streamsAt(now int64) []*stream {
 
 // tick adds a measured request to the timeline and the progress count.
 func (l *loop) tick(class int, latency, now int64) {
-	sec := int((now - l.g.warmEnd) / 1e9)
-	if l.g.seconds > 0 {
-		sec = min(sec, l.g.seconds-1)
-	}
-	if sec != l.sec {
+	if sec := l.secondOf(now); sec != l.sec {
 		l.flushSecond()
 		l.sec = sec
 	}
@@ -350,6 +352,15 @@ func (l *loop) tick(class int, latency, now int64) {
 		l.secAgg.hist.RecordValue(max(latency/1000, 1))
 	}
 	l.g.done.Add(1)
+}
+
+// secondOf is the second of the window that now falls in.
+func (l *loop) secondOf(now int64) int {
+	sec := int((now - l.g.warmEnd) / 1e9)
+	if l.g.seconds > 0 {
+		sec = min(sec, l.g.seconds-1)
+	}
+	return sec
 }
 
 func (l *loop) flushSecond() {

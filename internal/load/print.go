@@ -79,6 +79,18 @@ func Print(w io.Writer, r *result.Load) {
 // differs, the service time (from the actual send) side by side, then the
 // unfinished requests' ages as the lower bounds they are.
 func printStats(w io.Writer, indent string, st *result.Stats, missed int64) {
+	if st.Responses == 0 {
+		// No response, no latency: a 0.00us would read as a fast server.
+		fmt.Fprintf(w, "%s  Latency   none (no response)\n", indent)
+	} else {
+		printLatency(w, indent, st)
+	}
+	printUnfinished(w, indent, st, missed)
+	printErrors(w, indent, st)
+}
+
+// printLatency writes the latency distribution of the responses.
+func printLatency(w io.Writer, indent string, st *result.Stats) {
 	l := st.Latency
 	fmt.Fprintf(w, "%s  Latency   mean %s  stdev %s  max %s\n", indent, ms(l.Mean), ms(l.Stdev), ms(l.Max))
 	sv := st.Service
@@ -106,6 +118,10 @@ func printStats(w io.Writer, indent string, st *result.Stats, missed int64) {
 		}
 		fmt.Fprintln(w)
 	}
+}
+
+// printUnfinished writes the ages of the requests in flight at the close.
+func printUnfinished(w io.Writer, indent string, st *result.Stats, missed int64) {
 	if c := st.Censored; c != nil && missed > 0 {
 		// The top level of an open loop: the censored series holds the
 		// missed requests' waits too (docs/results.md).
@@ -115,6 +131,10 @@ func printStats(w io.Writer, indent string, st *result.Stats, missed int64) {
 		fmt.Fprintf(w, "%s  Unfinished: %d in flight when the window closed, ages >= %s (median), >= %s (max)\n",
 			indent, st.Unfinished, ms(c.P50), ms(c.Max))
 	}
+}
+
+// printErrors writes the failed requests by kind and the status codes.
+func printErrors(w io.Writer, indent string, st *result.Stats) {
 	if e := st.Errors; e.Total() > 0 {
 		fmt.Fprintf(w, "%s  Errors: connect %d, timeout %d, read %d, status %d, body %d\n",
 			indent, e.Connect, e.Timeout, e.Read, e.Status, e.Body)

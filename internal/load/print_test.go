@@ -8,6 +8,18 @@ import (
 	"restbench/internal/result"
 )
 
+// TestPrintNoResponse: a load that got no response has no latency, and
+// says so instead of printing 0.00us as if the server were fast.
+func TestPrintNoResponse(t *testing.T) {
+	r := &result.Load{Stats: result.Stats{Requests: 20, Errors: result.Errors{Connect: 20}}, DurationS: 1,
+		Settings: result.Settings{URL: "http://127.0.0.1:1/", Connections: 2}}
+	var b bytes.Buffer
+	Print(&b, r)
+	if out := b.String(); !strings.Contains(out, "Latency   none (no response)") || strings.Contains(out, "0.00us") {
+		t.Errorf("output:\n%s\nwant no latency figure", out)
+	}
+}
+
 func TestPrint(t *testing.T) {
 	r := &result.Load{
 		Stats: result.Stats{

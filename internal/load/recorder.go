@@ -134,10 +134,24 @@ func (s *stream) stats(seconds float64) (*result.Stats, error) {
 // timeline collects per-second counts and latencies from every loop. A loop
 // keeps the current second to itself and hands it over here once the second
 // is over, so the lock is taken once per second per loop, not per request.
+//
+// Only the last openSeconds seconds keep a histogram: an older second is
+// done, its percentiles computed and its histogram written to the hlog (when
+// there is one) and reused, so the generator's memory does not grow with the
+// window (a second's histogram is a few kilobytes; a day of them, gigabytes).
+// A loop hands its second over within about 100 ms of its end (loop.run), so
+// a later hand-over is rare; its counts still join the second, its
+// latencies only the load's summary.
 type timeline struct {
-	mu      sync.Mutex
-	seconds []*secondAgg
+	mu    sync.Mutex
+	done  []result.Second // seconds 0 .. len(done)-1, finished
+	open  []*secondAgg    // seconds len(done) on
+	spare []*hdrhistogram.Histogram
+	hlog  *result.HlogWriter // nil: no hlog
+	err   error              // the first hlog write that failed
 }
+
+const openSeconds = 4
 
 type secondAgg struct {
 	requests, errors int64
@@ -153,36 +167,54 @@ func newSecondHist() *hdrhistogram.Histogram {
 func (t *timeline) add(sec int, a *secondAgg) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	for len(t.seconds) <= sec {
-		t.seconds = append(t.seconds, &secondAgg{hist: newSecondHist()})
+	if sec < len(t.done) {
+		t.done[sec].Requests += a.requests
+		t.done[sec].Errors += a.errors
+		return
 	}
-	dst := t.seconds[sec]
+	// Seconds nobody handed over (a stalled server) are finished empty as
+	// the later one opens, never all held at once.
+	for len(t.done)+len(t.open) <= sec {
+		h := newSecondHist()
+		if n := len(t.spare); n > 0 {
+			h, t.spare = t.spare[n-1], t.spare[:n-1]
+		}
+		t.open = append(t.open, &secondAgg{hist: h})
+		for len(t.open) > openSeconds {
+			t.finishSecond(1)
+		}
+	}
+	dst := t.open[sec-len(t.done)]
 	dst.requests += a.requests
 	dst.errors += a.errors
 	dst.hist.Merge(a.hist)
 }
 
-func (t *timeline) result() []result.Second {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	out := make([]result.Second, len(t.seconds))
-	for i, s := range t.seconds {
-		out[i] = result.Second{T: i, Requests: s.requests, Errors: s.errors}
-		if s.hist.TotalCount() > 0 {
-			out[i].P50 = float64(s.hist.ValueAtQuantile(50)) / 1000
-			out[i].P99 = float64(s.hist.ValueAtQuantile(99)) / 1000
-		}
+// finishSecond moves the oldest open second, length seconds long, to done.
+func (t *timeline) finishSecond(length float64) {
+	s := t.open[0]
+	i := len(t.done)
+	sec := result.Second{T: i, Requests: s.requests, Errors: s.errors}
+	if s.hist.TotalCount() > 0 {
+		sec.P50 = float64(s.hist.ValueAtQuantile(50)) / 1000
+		sec.P99 = float64(s.hist.ValueAtQuantile(99)) / 1000
 	}
-	return out
+	t.done = append(t.done, sec)
+	if t.hlog != nil && t.err == nil {
+		t.err = t.hlog.Interval(i, length, s.hist)
+	}
+	s.hist.Reset()
+	t.spare = append(t.spare, s.hist)
+	t.open = t.open[1:]
 }
 
-// histograms returns each second's latency histogram, in order.
-func (t *timeline) histograms() []*hdrhistogram.Histogram {
+// result finishes every second still open, in a window of windowS seconds,
+// and returns them all; the error is the hlog's.
+func (t *timeline) result(windowS float64) ([]result.Second, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	out := make([]*hdrhistogram.Histogram, len(t.seconds))
-	for i, s := range t.seconds {
-		out[i] = s.hist
+	for len(t.open) > 0 {
+		t.finishSecond(result.IntervalLength(len(t.done), windowS))
 	}
-	return out
+	return t.done, t.err
 }

@@ -21,6 +21,9 @@ type endpoint struct {
 // Unless allowRemote is set, a host that is not loopback is refused here, so
 // that a typo in a benchmark never sends load to a machine on the network.
 func resolve(rawURL string, allowRemote bool) (endpoint, error) {
+	if !strings.Contains(rawURL, "://") {
+		return endpoint{}, fmt.Errorf("url %q has no scheme: add http:// (http://%s)", rawURL, rawURL)
+	}
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return endpoint{}, fmt.Errorf("url %q: %w", rawURL, err)
@@ -44,6 +47,13 @@ func resolve(rawURL string, allowRemote bool) (endpoint, error) {
 	}
 	path := u.RequestURI()
 	return endpoint{addr: addr, host: u.Host, path: path}, nil
+}
+
+// CheckURL says why Run would refuse rawURL, or nil: for a command to
+// refuse it as a usage error before anything starts.
+func CheckURL(rawURL string, allowRemote bool) error {
+	_, err := resolve(rawURL, allowRemote)
+	return err
 }
 
 // target is one kind of request, serialised once: every send writes the

@@ -116,10 +116,23 @@ func (r *response) feedHead(p []byte) (int, error) {
 		}
 		return used, err
 	}
-	if len(r.head) > maxHeader {
+	if len(r.head) > maxHeader || !statusLineStart(r.head) {
 		return len(p), errProtocol
 	}
 	return len(p), nil
+}
+
+// statusLineStart says whether b can begin a status line ("HTTP/1.x "):
+// bytes that cannot are a read error at once, not a head the parser waits
+// for until the request times out (garbage without a line ending).
+func statusLineStart(b []byte) bool {
+	const want = "HTTP/1.x "
+	for i := range min(len(b), len(want)) {
+		if i != 7 && b[i] != want[i] {
+			return false
+		}
+	}
+	return true
 }
 
 var (

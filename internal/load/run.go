@@ -171,6 +171,9 @@ func Run(ctx context.Context, cfg Config) (*result.Load, error) {
 
 	base := time.Now()
 	main.base = base
+	if cfg.Hlog != nil {
+		main.tl.hlog = result.NewHlogWriter(cfg.Hlog, base.Add(time.Duration(main.warmEnd)))
+	}
 	if probe != nil {
 		probe.base, probe.end, probe.warmEnd = base, main.end, main.warmEnd
 	}
@@ -337,8 +340,9 @@ func (g *generator) result(cfg *Config, stopAt, endedAt int64) (*result.Load, er
 		return nil, err
 	}
 	res.Stats = *st
-	res.Timeline = g.tl.result()
-	res.Intervals = g.tl.histograms()
+	if res.Timeline, err = g.tl.result(seconds); err != nil {
+		return nil, fmt.Errorf("hlog: %w", err)
+	}
 	if len(warm) > 0 {
 		if res.Warmup, err = mergeStreams(warm, float64(g.warmEnd)/1e9); err != nil {
 			return nil, err

@@ -13,6 +13,8 @@ import (
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"restbench/internal/result"
 )
 
 // The plot frame is 9×4.5 in (864×432 px in PNG), wide enough for a dozen
@@ -267,15 +269,17 @@ func saveChart(c ChartSpec, path, ext string) error {
 	for i := range lay.legends {
 		lay.legends[i].Draw(draw.Canvas{Canvas: dc.Canvas, Rectangle: lay.legendAt[i]})
 	}
-	f, err := os.Create(path)
+	// Written beside path and renamed over it, so a full disk or Ctrl-C
+	// leaves the old chart or none, never half of one.
+	f, err := result.CreateAtomic(path)
 	if err != nil {
 		return err
 	}
 	if _, err := cv.WriteTo(f); err != nil {
-		f.Close()
-		return err
+		f.Abort()
+		return fmt.Errorf("write %s: %w", path, err)
 	}
-	return f.Close()
+	return f.Commit()
 }
 
 // chartLayout places the plot and its legend, in as many columns as the

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
@@ -187,5 +188,32 @@ func TestHTMLPercentileLabels(t *testing.T) {
 	want := `["0%","50%","90%","99%","99.9%","99.99%","99.999%","99.9%",""]`
 	if got := strings.TrimSpace(string(out)); got != want {
 		t.Errorf("labels %s, want %s", got, want)
+	}
+}
+
+// TestSaveChartIsAtomic: a chart is written beside its path and renamed
+// over it, so a write that fails leaves no half chart. The path here is a
+// link to /dev/full, which fails every write in place with ENOSPC the way a
+// full disk does; the chart replaces the link whole, and no temporary file
+// is left beside it.
+func TestSaveChartIsAtomic(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full")
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "c.png")
+	if err := os.Symlink("/dev/full", path); err != nil {
+		t.Fatal(err)
+	}
+	c := ChartSpec{Name: "c", Title: "c", X: Axis{Label: "x"}, Y: Axis{Label: "y"},
+		Series: []Series{{Name: "s", Points: []Point{{X: 1, Y: 1}, {X: 2, Y: 3}}}}}
+	if err := saveChart(c, path, "png"); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Lstat(path); err != nil || !st.Mode().IsRegular() || st.Size() == 0 {
+		t.Errorf("chart: %v %v, want a whole regular file", st, err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("folder holds %d files, want the chart alone", len(entries))
 	}
 }

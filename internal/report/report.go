@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"restbench/internal/result"
 )
 
 // Written lists what Write produced, for the command to print.
@@ -12,6 +14,9 @@ type Written struct {
 	Markdown, HTML string
 	Charts         int
 	Suites         []string
+	// LeftOut names the trial files that were not reported, and why
+	// (Results.LeftOut).
+	LeftOut []string
 }
 
 // Write renders the report of every results folder that dir names (see
@@ -40,6 +45,7 @@ func WriteResults(all []*Results, out string) (*Written, error) {
 	for _, r := range all {
 		suites = append(suites, Build(r))
 		w.Suites = append(w.Suites, r.Suite.Name)
+		w.LeftOut = append(w.LeftOut, r.LeftOut...)
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, fmt.Errorf("create report folder: %w", err)
@@ -68,10 +74,10 @@ func WriteResults(all []*Results, out string) (*Written, error) {
 	if err := WriteHTML(&page, suites, cs); err != nil {
 		return nil, err
 	}
-	if err := os.WriteFile(w.Markdown, md.Bytes(), 0o644); err != nil {
+	if err := result.WriteFile(w.Markdown, md.Bytes()); err != nil {
 		return nil, err
 	}
-	if err := os.WriteFile(w.HTML, page.Bytes(), 0o644); err != nil {
+	if err := result.WriteFile(w.HTML, page.Bytes()); err != nil {
 		return nil, err
 	}
 	return w, nil

@@ -27,6 +27,10 @@ type Results struct {
 	// From names, by run id, the other machine whose trials replaced this
 	// machine's not-run ones (see Borrow); nil when none did.
 	From map[string]*Machine
+	// LeftOut names each trial file of the folder that does not belong to
+	// its suite, and why: another suite's trial, or a run the suite does
+	// not have. None of them is in Trials.
+	LeftOut []string
 }
 
 // Find resolves dir into the results folders it names: a timestamp folder
@@ -102,6 +106,12 @@ func Load(dir string) (*Results, error) {
 	if err != nil {
 		return nil, err
 	}
+	runs := map[string]bool{}
+	for _, e := range r.Suite.Experiments {
+		for _, run := range e.Runs {
+			runs[run.ID] = true
+		}
+	}
 	for _, f := range files {
 		if strings.HasPrefix(filepath.Base(f), ".") {
 			continue // a temporary file of an interrupted write
@@ -112,6 +122,16 @@ func Load(dir string) (*Results, error) {
 		}
 		if t.Run == "" {
 			return nil, fmt.Errorf("%s: trial has no run id; is it a trial file?", f)
+		}
+		// A results folder holds one suite: a trial copied in from another
+		// would be averaged into a run of the same id.
+		switch {
+		case t.Suite != r.Suite.Name:
+			r.LeftOut = append(r.LeftOut, fmt.Sprintf("%s: a trial of suite %q, not of this folder's %q", f, t.Suite, r.Suite.Name))
+			continue
+		case !runs[t.Run]:
+			r.LeftOut = append(r.LeftOut, fmt.Sprintf("%s: run %q is not in %s's %s", f, t.Run, r.Suite.Name, result.SuiteFile))
+			continue
 		}
 		r.Trials[t.Run] = append(r.Trials[t.Run], t)
 	}

@@ -48,10 +48,25 @@ type Path struct {
 
 func (p *Path) UnmarshalYAML(n *yaml.Node) (err error) {
 	p.Node = n
-	if p.V, err = yamlfile.Scalar(n, ""); err == nil && !strings.HasPrefix(p.V, "/") {
-		err = yamlfile.Errorf(n, "", "%q must start with / (the server's address is put in front of it)", p.V)
+	if p.V, err = yamlfile.Scalar(n, ""); err == nil {
+		if err = CheckPath(p.V); err != nil {
+			err = yamlfile.Errorf(n, "", "%v", err)
+		}
 	}
 	return err
+}
+
+// CheckPath says why p cannot be a request's path, or nil: it starts with
+// / and holds no space or control character, which would end the request
+// line early or start a header of its own.
+func CheckPath(p string) error {
+	if !strings.HasPrefix(p, "/") {
+		return fmt.Errorf("%q must start with / (the server's address is put in front of it)", p)
+	}
+	if i := strings.IndexFunc(p, func(r rune) bool { return r <= ' ' || r == 0x7f }); i >= 0 {
+		return fmt.Errorf("%q has a space or control character at byte %d: write it as %%%02X", p, i, p[i])
+	}
+	return nil
 }
 
 // Headers are "Name: value" lines; a lone string is a list of one.

@@ -1,6 +1,7 @@
 package result
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,7 +12,7 @@ import (
 	"github.com/HdrHistogram/hdrhistogram-go"
 )
 
-// TestWriteHlog writes three seconds of latencies and reads them back with
+// TestWriteHlog writes, through HlogWriter, three seconds of latencies and reads them back with
 // HdrHistogram's own log reader: every interval, its values, and the start.
 func TestWriteHlog(t *testing.T) {
 	var in []*hdrhistogram.Histogram
@@ -24,7 +25,14 @@ func TestWriteHlog(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "run.t1.hlog")
 	start := time.Date(2026, 11, 23, 23, 0, 0, 0, time.UTC)
-	if err := WriteHlog(path, start, 2.5, in); err != nil {
+	var b bytes.Buffer
+	w := NewHlogWriter(&b, start)
+	for i, h := range in {
+		if err := w.Interval(i, IntervalLength(i, 2.5), h); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := WriteFile(path, b.Bytes()); err != nil {
 		t.Fatal(err)
 	}
 	data, err := os.ReadFile(path)

@@ -9,8 +9,6 @@ package result
 
 import (
 	"time"
-
-	"github.com/HdrHistogram/hdrhistogram-go"
 )
 
 // Errors counts failed requests by class. connect, timeout and read are
@@ -185,10 +183,6 @@ type Load struct {
 	// during the measured part, where the engine can tell (0 otherwise).
 	ClientCPUS float64  `json:"client_cpu_s,omitempty"`
 	Settings   Settings `json:"settings"`
-	// Intervals is the latency of each second of the window (the
-	// timeline's histograms, microseconds, two significant figures), for
-	// WriteHlog; not in the JSON. Engines without a timeline leave it nil.
-	Intervals []*hdrhistogram.Histogram `json:"-"`
 }
 
 // Flags a load result can carry (a trial copies them into its own Flags).

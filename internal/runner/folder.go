@@ -111,9 +111,22 @@ func (f *folder) hlogPath(runID string, n int) string {
 
 // finished reads trial n of a run back when it was written with status ok.
 func (f *folder) finished(runID string, n int) (*result.Trial, bool) {
+	t, _ := f.readTrial(runID, n)
+	return t, t != nil
+}
+
+// readTrial is finished's answer, and why a trial file that is there
+// cannot be read back (a write cut short: truncated JSON), or "".
+func (f *folder) readTrial(runID string, n int) (*result.Trial, string) {
 	var t result.Trial
-	if err := result.ReadJSON(f.trialPath(runID, n), &t); err != nil || t.Status != result.StatusOK {
-		return nil, false
+	err := result.ReadJSON(f.trialPath(runID, n), &t)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil, ""
+	case err != nil:
+		return nil, fmt.Sprintf("%s is truncated or unreadable (%v)", f.trialPath(runID, n), err)
+	case t.Status != result.StatusOK:
+		return nil, ""
 	}
-	return &t, true
+	return &t, ""
 }

@@ -90,7 +90,7 @@ func (r *Runner) hostsTrial(ctx context.Context, t *result.Trial, run suite.Run)
 	stopWatching(t, len(r.allowed), l)
 	if p.Exited() {
 		t.StderrTail = p.StderrTail(stderrTail)
-		return end(result.StatusFailed, "%s exited during the load (%v); see stderr_tail", im.ID, p.ExitErr())
+		return end(result.StatusFailed, "%s exited during the load (%v)%s", im.ID, p.ExitErr(), seeTail(t))
 	}
 	if err != nil {
 		return end(result.StatusFailed, "load: %v", err)

@@ -134,11 +134,15 @@ func (r *Runner) measure(ctx context.Context, e experiment, out *Outcome) (stopp
 // measureTrial measures trial k of run in round k, or reads it back when
 // --resume finds it finished, and writes it.
 func (r *Runner) measureTrial(ctx context.Context, run suite.Run, k int, out *Outcome) (*result.Trial, error) {
-	if t, ok := r.folder.finished(run.ID, k); ok && r.opt.Resume {
+	t, unreadable := r.folder.readTrial(run.ID, k)
+	if t != nil && r.opt.Resume {
 		out.Skipped++
 		r.record(t)
 		r.prog.trialDone(run.ID, k, t, true)
 		return t, nil
+	}
+	if unreadable != "" && r.opt.Resume {
+		r.logf("resume: %s trial %d: %s; measuring it again", run.ID, k, unreadable)
 	}
 	r.prog.trialStart(run.ID, k)
 	t, err := r.trial(ctx, run, k)
@@ -147,11 +151,6 @@ func (r *Runner) measureTrial(ctx context.Context, run suite.Run, k int, out *Ou
 	}
 	if err := result.WriteJSON(r.folder.trialPath(run.ID, k), t); err != nil {
 		return nil, fmt.Errorf("write trial: %w", err)
-	}
-	if t.Load != nil && len(t.Load.Intervals) > 0 {
-		if err := result.WriteHlog(r.folder.hlogPath(run.ID, k), t.Load.WindowStart, t.Load.DurationS, t.Load.Intervals); err != nil {
-			return nil, fmt.Errorf("write trial: %w", err)
-		}
 	}
 	switch t.Status {
 	case result.StatusOK:

@@ -104,7 +104,16 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 	if opt.BuildLog == nil {
 		opt.BuildLog = io.Discard
 	}
-	runs, err := selectRuns(s.Runs, opt.Only)
+	// A restbench killed mid-trial (SIGKILL) could not remove its quota
+	// cgroup; the first run after it does.
+	removed, kept := cpu.SweepQuotas()
+	for _, d := range removed {
+		fmt.Fprintf(opt.Log, "removed %s, the quota cgroup of a restbench that was killed\n", d)
+	}
+	for _, d := range kept {
+		fmt.Fprintf(opt.Log, "warning: a restbench that was killed left the quota cgroup %s; remove it once its processes are gone\n", d)
+	}
+	runs, err := Select(s.Runs, opt.Only)
 	if err != nil {
 		return nil, err
 	}
@@ -246,10 +255,10 @@ func (r *Runner) capacity(id string) (rps, p99 float64, err error) {
 	return result.Median(rs), result.Median(ps), nil
 }
 
-// selectRuns keeps the runs whose id ("experiment/label") matches pattern:
+// Select keeps the runs whose id ("experiment/label") matches pattern:
 // a glob on the whole id, on the experiment or on the label (so "quota*"
 // selects an experiment although "*" stops at "/"), or else a substring.
-func selectRuns(runs []suite.Run, pattern string) ([]suite.Run, error) {
+func Select(runs []suite.Run, pattern string) ([]suite.Run, error) {
 	if pattern == "" {
 		return slices.Clone(runs), nil
 	}
@@ -269,11 +278,16 @@ func selectRuns(runs []suite.Run, pattern string) ([]suite.Run, error) {
 		}
 	}
 	if len(out) == 0 {
-		ids := make([]string, len(runs))
-		for i, run := range runs {
-			ids[i] = run.ID
+		// A few ids show the shape of a match; a big matrix's every id
+		// would be one line of hundreds of kilobytes.
+		var ids []string
+		for _, run := range runs[:min(len(runs), 5)] {
+			ids = append(ids, run.ID)
 		}
-		return nil, fmt.Errorf("--only %q matches no run (runs: %s)", pattern, strings.Join(ids, ", "))
+		if more := len(runs) - len(ids); more > 0 {
+			ids = append(ids, fmt.Sprintf("and %d more", more))
+		}
+		return nil, fmt.Errorf("--only %q matches none of the %d runs (%s)", pattern, len(runs), strings.Join(ids, ", "))
 	}
 	return out, nil
 }

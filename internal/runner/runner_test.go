@@ -170,13 +170,24 @@ func TestRunSuite(t *testing.T) {
 
 	t.Run("resume", func(t *testing.T) {
 		before := readTrial(t, o.Dir, "closed/test-ok", 1)
-		o2, err := Run(context.Background(), s, Options{Manifest: m, Out: out, Resume: true, ReadyTimeout: 10 * time.Second})
+		// A write cut short (a full disk before atomic writes, a copy):
+		// the trial is measured again, and the log says so.
+		truncated := filepath.Join(o.Dir, result.TrialFile("closed/test-ok", 2))
+		if err := os.Truncate(truncated, 100); err != nil {
+			t.Fatal(err)
+		}
+		var log strings.Builder
+		o2, err := Run(context.Background(), s, Options{Manifest: m, Out: out, Resume: true, Log: &log, ReadyTimeout: 10 * time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}
-		// The 4 ok trials are kept; the 2 failed ones are measured again.
-		if o2.Dir != o.Dir || o2.Skipped != 4 || o2.Failed != 2 || o2.OK != 0 {
-			t.Errorf("resume: %+v, want the same folder, 4 skipped, 2 failed again", o2)
+		// 3 ok trials are kept; the truncated one and the 2 failed ones
+		// are measured again.
+		if o2.Dir != o.Dir || o2.Skipped != 3 || o2.Failed != 2 || o2.OK != 1 {
+			t.Errorf("resume: %+v, want the same folder, 3 skipped, 1 ok, 2 failed again", o2)
+		}
+		if want := "resume: closed/test-ok trial 2: " + truncated + " is truncated or unreadable"; !strings.Contains(log.String(), want) {
+			t.Errorf("log:\n%s\nwant %q", log.String(), want)
 		}
 		if after := readTrial(t, o.Dir, "closed/test-ok", 1); !after.Finished.Equal(before.Finished) {
 			t.Errorf("a finished trial was measured again")

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -22,7 +23,7 @@ func TestSelectRuns(t *testing.T) {
 		{"GOMAXPROCS=1", []string{"quota-1cpu/go-nethttp GOMAXPROCS=1"}},
 		{"nothing", nil},
 	} {
-		got, err := selectRuns(runs, c.pattern)
+		got, err := Select(runs, c.pattern)
 		var ids []string
 		for _, r := range got {
 			ids = append(ids, r.ID)
@@ -33,6 +34,20 @@ func TestSelectRuns(t *testing.T) {
 		if c.want == nil && (err == nil || !strings.Contains(err.Error(), "quota-1cpu/node-http")) {
 			t.Errorf("--only %q: err = %v, want the list of runs", c.pattern, err)
 		}
+	}
+}
+
+// TestSelectNoneIsShort: --only matching none of 10,000 runs names a few
+// and the count, not every id on one line.
+func TestSelectNoneIsShort(t *testing.T) {
+	runs := make([]suite.Run, 10000)
+	for i := range runs {
+		runs[i].ID = fmt.Sprintf("e/go-nethttp c=%d", i)
+	}
+	_, err := Select(runs, "nomatch")
+	if err == nil || len(err.Error()) > 300 || !strings.Contains(err.Error(), "none of the 10000 runs") ||
+		!strings.Contains(err.Error(), "e/go-nethttp c=0") || !strings.Contains(err.Error(), "and 9995 more") {
+		t.Errorf("error (%d bytes) = %.400v, want a few ids and the count", len(err.Error()), err)
 	}
 }
 

@@ -125,6 +125,14 @@ func (r *Runner) trialOn(ctx context.Context, run suite.Run, n int, eng engine.E
 		case <-lctx.Done():
 		}
 	}()
+	// The built-in generator writes each second's latency to the .hlog
+	// as the second ends (wrk and ab write none).
+	hlog, err := result.CreateAtomic(r.folder.hlogPath(run.ID, n))
+	if err != nil {
+		return fail("hlog: %v", err)
+	}
+	defer hlog.Abort()
+	cfg.Hlog = hlog
 	stopWatching := r.watch(p, time.Now().Add(cfg.Warmup), idle, idleMS)
 	res, lerr := eng.Run(lctx, cfg)
 	stopWatching(t, len(pl.client), res)
@@ -132,7 +140,7 @@ func (r *Runner) trialOn(ctx context.Context, run suite.Run, n int, eng engine.E
 	select {
 	case <-died:
 		t.StderrTail = p.StderrTail(stderrTail)
-		return fail("%s exited during the load (%v); see stderr_tail", im.ID, p.ExitErr())
+		return fail("%s exited during the load (%v)%s", im.ID, p.ExitErr(), seeTail(t))
 	default:
 	}
 	if ctx.Err() != nil {
@@ -149,6 +157,11 @@ func (r *Runner) trialOn(ctx context.Context, run suite.Run, n int, eng engine.E
 	// behind-schedule) travel with the trial, so the report shows them.
 	for _, f := range res.Flags {
 		t.Flags = appendFlag(t.Flags, f)
+	}
+	if len(res.Timeline) > 0 {
+		if err := hlog.Commit(); err != nil {
+			return fail("%v", err)
+		}
 	}
 	t.Status = result.StatusOK
 	t.Finished = time.Now().UTC()
@@ -181,7 +194,7 @@ func (r *Runner) startServer(ctx context.Context, t *result.Trial, im impl.Impl,
 	if err := p.WaitReady(ctx, r.opt.ReadyTimeout); err != nil {
 		t.StderrTail = p.StderrTail(stderrTail)
 		p.Stop(r.opt.StopGrace)
-		return nil, fmt.Errorf("start %s: %v (see stderr_tail)", im.ID, firstLine(err))
+		return nil, fmt.Errorf("start %s: %v%s", im.ID, firstLine(err), seeTail(t))
 	}
 	t.Server = p.Reported()
 	return p, nil
@@ -206,6 +219,15 @@ func appendFlag(flags []string, f string) []string {
 		return flags
 	}
 	return append(flags, f)
+}
+
+// seeTail points at the trial's stderr_tail, or says the server wrote
+// nothing to stderr: a pointer to a field that is absent helps no one.
+func seeTail(t *result.Trial) string {
+	if t.StderrTail == "" {
+		return "; it wrote nothing to stderr"
+	}
+	return "; see stderr_tail"
 }
 
 func firstLine(err error) string {

@@ -103,6 +103,52 @@ func (f *file) expand(scale string, langs map[string]string) ([]Run, []pending, 
 	return runs, pends, info, checkRateOf(runs, pends)
 }
 
+// DefaultMaxRuns is the most runs a suite may have at any scale unless
+// Options.MaxRuns says otherwise: far above any published experiment
+// (tens of runs), far below what a typo in a matrix makes of it (a 7-axis
+// matrix of 20 values is 1.28 billion runs, and gigabytes to expand).
+const DefaultMaxRuns = 2000
+
+// checkRunCount refuses a suite whose matrices would expand, at some
+// scale, into more than limit runs. It counts before expanding anything:
+// the product of an experiment's axis lengths times its implementations,
+// an upper bound (cells and runtime axes may leave some out).
+func (f *file) checkRunCount(limit int) error {
+	for _, sc := range []string{"full", "standard", "quick"} {
+		var total uint64
+		for _, e := range f.Experiments.Items {
+			total = min(total+e.runCount(sc), maxCount)
+			if total > uint64(limit) {
+				return yamlfile.Errorf(e.node, "matrix", "%s runs at %s scale (counted up to this experiment), more than the limit of %d: "+
+					"check the matrices for a typo, or raise the limit with restbench run --max-runs", countText(total), sc, limit)
+			}
+		}
+	}
+	return nil
+}
+
+// maxCount caps runCount, far above any limit and far from overflowing.
+const maxCount = 1 << 60
+
+// runCount is an upper bound of e's runs at scale, at most maxCount.
+func (e *experiment) runCount(scale string) uint64 {
+	n := uint64(len(e.Impls.ids()))
+	for _, ax := range e.matrixAt(scale) {
+		if v := uint64(len(ax.Values)); v > 0 && n > maxCount/v {
+			return maxCount
+		}
+		n *= uint64(len(ax.Values))
+	}
+	return n
+}
+
+func countText(n uint64) string {
+	if n >= maxCount {
+		return "more than 10^18"
+	}
+	return strconv.FormatUint(n, 10)
+}
+
 // cellResult is what the cells selecting one matrix cell make of it.
 type cellResult struct {
 	layers    []*settings

@@ -37,6 +37,9 @@ type Options struct {
 	// runtime: against it and to leave a runtime axis's other-language
 	// values out of an implementation's runs; nil checks nothing.
 	Languages map[string]string
+	// MaxRuns is the most runs the suite may have at any scale, counted
+	// before it is expanded; 0 is DefaultMaxRuns.
+	MaxRuns int
 }
 
 // Load reads the suite file at path and expands it at opt.Scale. Every
@@ -69,6 +72,13 @@ func readSuite(path, scale string, opt Options) (*Suite, error) {
 		return nil, err
 	}
 	if err := f.check(opt.Impls, opt.Languages); err != nil {
+		return nil, err
+	}
+	limit := opt.MaxRuns
+	if limit <= 0 {
+		limit = DefaultMaxRuns
+	}
+	if err := f.checkRunCount(limit); err != nil {
 		return nil, err
 	}
 	var chosen []Run

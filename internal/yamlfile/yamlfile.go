@@ -17,6 +17,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -57,6 +58,24 @@ func InFile(err error, file string) error {
 	return err
 }
 
+// notText returns the line of the first byte that YAML text cannot hold
+// (a control character other than tab, CR and LF, or invalid UTF-8): yaml's
+// own message for one names no line.
+func notText(data []byte) (int, bool) {
+	line := 1
+	for len(data) > 0 {
+		r, n := utf8.DecodeRune(data)
+		if r == utf8.RuneError && n == 1 || r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f {
+			return line, true
+		}
+		if r == '\n' {
+			line++
+		}
+		data = data[n:]
+	}
+	return 0, false
+}
+
 // ErrEmpty is Read's error for a file with no YAML in it.
 var ErrEmpty = errors.New("the file is empty")
 
@@ -66,6 +85,9 @@ func Read(path string, out any) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return err
+	}
+	if line, ok := notText(data); ok {
+		return &Error{File: path, Line: line, Field: "file", Msg: "not a text file (a control character or a byte that is not UTF-8 here; YAML is text)"}
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
@@ -250,6 +272,11 @@ func List[T any](n *yaml.Node, field, hint string) ([]T, error) {
 	}
 	out := make([]T, len(n.Content))
 	for i, item := range n.Content {
+		// yaml decodes an empty item ("-" alone) to the zero value
+		// without calling its UnmarshalYAML, so none of its checks run.
+		if item.Kind == yaml.ScalarNode && item.Tag == "!!null" {
+			return nil, Errorf(item, field, "item %d of the list is empty: give it %s, or delete the line", i+1, strings.TrimPrefix(hint, "of "))
+		}
 		if err := item.Decode(&out[i]); err != nil {
 			return nil, err
 		}
