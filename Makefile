@@ -58,7 +58,7 @@ test-suites:
 MULTICORE ?= docs/multicore
 WITH := $(if $(wildcard $(MULTICORE)/*/*/suite.json),--with $(MULTICORE))
 
-# make bench: all suites at $(SCALE) (standard: within 20 minutes on a 2-core
+# make bench: all suites at $(SCALE) (standard: within 30 minutes on a 2-core
 # machine), then the report of the newest results of every suite.
 bench: setup
 	@rc=0; for s in $(SUITES); do echo "== restbench run $$s --scale $(SCALE)"; bin/restbench run $$s --scale $(SCALE) --out $(RESULTS) || rc=1; done; \
