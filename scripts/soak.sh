@@ -10,6 +10,8 @@
 #   p99-climbs  the last third's p99 is > 1.5x the first third's
 # (minute 1, the warm-up, is left out of both when there are more than 3)
 #   errors      some minute failed more than 0.1 % of its requests
+#   behind-schedule  some minute achieved under 95 % of the rate: the server
+#               did not hold it, and the generator queued the rest
 # p50 and p99 of a minute are the medians of its seconds' p50 and p99 (the
 # result's timeline); the run's .hlog holds every second's whole histogram.
 # Usage:
@@ -120,6 +122,12 @@ if len(p99) >= 2:
         drift.append("p99-climbs")
 if any(r["err"] > 0.1 for r in rows):
     drift.append("errors")
+# A server that cannot hold the rate queues arrivals in the generator: its
+# latency from the intended send then grows with the backlog whether or not
+# the p99 "climbs" between the thirds (node-http's 101 s sat in the middle).
+behind = [r["m"] for r in rows if r["rps"] < 0.95 * float(rate)]
+if behind:
+    drift.append(f"behind-schedule (minutes {', '.join(map(str, behind))}: under 95 % of {float(rate):,.0f} req/s)")
 gen = [r["gen"] for r in rows]
 if len(gen) > 1:
     print(f"\ngenerator RSS after minute 1: {gen[0]:.1f} -> {gen[-1]:.1f} MB ({(gen[-1] - gen[0]) * 1024:+.0f} kB)")
