@@ -41,10 +41,10 @@ func crossCheck(sr *SuiteReport) {
 		}
 		return ""
 	}
-	suiteAA := aaVerdict(sr.Experiments...)
+	suiteAA, _ := verdict.NoiseFloor(verdicts(sr.Experiments...))
 	for _, e := range sr.Experiments {
-		aa := aaVerdict(e)
-		if aa == nil {
+		aa, ok := verdict.NoiseFloor(verdicts(e))
+		if !ok {
 			aa = suiteAA
 		}
 		floor := verdict.NoiseFactor(aa)
@@ -72,16 +72,16 @@ func crossCheck(sr *SuiteReport) {
 	}
 }
 
-// aaVerdict is the first A/A noise floor among the experiments' verdicts.
-func aaVerdict(es ...*ExperimentReport) *verdict.Verdict {
+// verdicts are the experiments' verdicts, for the rules that read a whole
+// suite's (its A/A noise floor).
+func verdicts(es ...*ExperimentReport) []*verdict.Verdict {
+	var out []*verdict.Verdict
 	for _, e := range es {
 		for i := range e.Verdicts {
-			if e.Verdicts[i].Kind == result.KindAA {
-				return &e.Verdicts[i].Verdict
-			}
+			out = append(out, &e.Verdicts[i].Verdict)
 		}
 	}
-	return nil
+	return out
 }
 
 // cellShape is what two runs must share to measure the same cell: the

@@ -107,13 +107,7 @@ func Build(r *Results) *SuiteReport {
 		sr.Experiments = append(sr.Experiments, er)
 	}
 	// The suite's A/A noise floor bounds what any of its ratios can tell.
-	var all []*verdict.Verdict
-	for _, er := range sr.Experiments {
-		for i := range er.Verdicts {
-			all = append(all, &er.Verdicts[i].Verdict)
-		}
-	}
-	verdict.WithinNoise(all)
+	verdict.WithinNoise(verdicts(sr.Experiments...))
 	// Another generator on the same cells that measured otherwise is said.
 	crossCheck(sr)
 	return sr
