@@ -2,11 +2,11 @@ package report
 
 import (
 	"fmt"
-	"net/url"
 	"strconv"
 	"strings"
 
 	"restbench/internal/result"
+	"restbench/internal/verdict"
 )
 
 // The work calibration: a cell whose requests ask for work=W ms of CPU
@@ -38,7 +38,7 @@ func trialWork(t *result.Trial) (workTrial, bool) {
 	}
 	wt := workTrial{cpu: t.Monitor.ServerCPUMean / 100}
 	if len(l.Settings.MixTargets) == 0 {
-		wt.w = workOf(l.Settings.URL)
+		wt.w = verdict.WorkMS(l.Settings.URL)
 		wt.heavy = l.RPS
 	}
 	for _, m := range l.Settings.MixTargets {
@@ -46,27 +46,13 @@ func trialWork(t *result.Trial) (workTrial, bool) {
 		if s == nil {
 			continue
 		}
-		if w := workOf(m.Path); w > 0 {
+		if w := verdict.WorkMS(m.Path); w > 0 {
 			wt.w, wt.heavy = w, wt.heavy+s.RPS
 		} else {
 			wt.light += s.RPS
 		}
 	}
 	return wt, wt.w > 0 || (len(l.Settings.MixTargets) > 0 && wt.light > 0)
-}
-
-// workOf is the work=W of a path's query, 0 when none.
-func workOf(path string) float64 {
-	_, query, _ := strings.Cut(path, "?")
-	q, err := url.ParseQuery(query)
-	if err != nil {
-		return 0
-	}
-	w, err := strconv.ParseFloat(q.Get("work"), 64)
-	if err != nil {
-		return 0
-	}
-	return w
 }
 
 // control is the 0 % cell of r's server in e: the same implementation and

@@ -385,19 +385,19 @@ func OfferedWork(t *result.Trial) float64 {
 	ms, total := 0.0, 0.0
 	for _, m := range st.MixTargets {
 		total += m.Weight
-		ms += m.Weight * workMS(m.Path)
+		ms += m.Weight * WorkMS(m.Path)
 	}
 	switch {
 	case total > 0:
 		ms /= total
 	default:
-		ms = workMS(st.URL)
+		ms = WorkMS(st.URL)
 	}
 	return rate * ms / 1000
 }
 
-// workMS reads work=W (ms of CPU) from a request's path or URL; 0 without.
-func workMS(path string) float64 {
+// WorkMS reads work=W (ms of CPU) from a request's path or URL; 0 without.
+func WorkMS(path string) float64 {
 	_, query, ok := strings.Cut(path, "?")
 	if !ok {
 		return 0
