@@ -213,14 +213,14 @@ func writePublished(b *strings.Builder, e *ExperimentReport) {
 		}
 	}
 	fmt.Fprintf(b, "\n")
-	writePublishedLittle(b, e)
+	writePublishedChecks(b, e)
 }
 
-// writePublishedLittle checks every published row by the model of the load
+// writePublishedChecks checks every published row by the model of the load
 // that measured it (verdict.CheckPublished), as the load accounting checks
 // ours: Little's law for a closed loop, achieved ≤ offered and the backlog
 // for an open one.
-func writePublishedLittle(b *strings.Builder, e *ExperimentReport) {
+func writePublishedChecks(b *strings.Builder, e *ExperimentReport) {
 	rows := publishedCheckRows(e)
 	if len(rows) == 0 {
 		return

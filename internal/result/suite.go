@@ -82,7 +82,7 @@ type RunInfo struct {
 	Note string `json:"note,omitempty"`
 	// Connections is the run's connection count, and OpenLoop whether it
 	// offers a rate: a closed loop's published row must obey Little's law
-	// with it (verdict.PublishedLittle).
+	// with it (verdict.CheckPublished).
 	Connections int  `json:"connections,omitempty"`
 	OpenLoop    bool `json:"open_loop,omitempty"`
 	// PublishedLoad is the load the write-up measured Published with: which
