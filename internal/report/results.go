@@ -38,10 +38,10 @@ type Results struct {
 // without one, its newest timestamp folder; a results root gives the newest
 // folder of every suite in it.
 func Find(dir string) ([]string, error) {
-	if isResults(dir) {
+	if result.IsFolder(dir) {
 		return []string{dir}, nil
 	}
-	if d, ok := newest(dir); ok {
+	if d, err := result.Newest(dir); err == nil && d != "" {
 		return []string{d}, nil
 	}
 	entries, err := os.ReadDir(dir)
@@ -53,7 +53,7 @@ func Find(dir string) ([]string, error) {
 		if !e.IsDir() {
 			continue
 		}
-		if d, ok := newest(filepath.Join(dir, e.Name())); ok {
+		if d, err := result.Newest(filepath.Join(dir, e.Name())); err == nil && d != "" {
 			dirs = append(dirs, d)
 		}
 	}
@@ -61,35 +61,6 @@ func Find(dir string) ([]string, error) {
 		return nil, fmt.Errorf("%s holds no results (looked for %s in DIR, DIR/<timestamp> and DIR/<suite>/<timestamp>; run `restbench run` first)", dir, result.SuiteFile)
 	}
 	return dirs, nil
-}
-
-func isResults(dir string) bool {
-	st, err := os.Stat(filepath.Join(dir, result.SuiteFile))
-	return err == nil && !st.IsDir()
-}
-
-// newest returns the results folder a suite folder points at: its latest
-// link when that holds results, else its lexically greatest timestamp
-// folder (the layout makes names sort by time).
-func newest(suiteDir string) (string, bool) {
-	latest := filepath.Join(suiteDir, result.Latest)
-	if isResults(latest) {
-		if target, err := filepath.EvalSymlinks(latest); err == nil {
-			return target, true
-		}
-		return latest, true
-	}
-	entries, err := os.ReadDir(suiteDir)
-	if err != nil {
-		return "", false
-	}
-	for i := len(entries) - 1; i >= 0; i-- {
-		d := filepath.Join(suiteDir, entries[i].Name())
-		if entries[i].IsDir() && isResults(d) {
-			return d, true
-		}
-	}
-	return "", false
 }
 
 // Load reads one results folder. A missing env.json is tolerated (the report

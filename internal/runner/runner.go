@@ -221,7 +221,7 @@ func (r *Runner) writeHeader(runs []suite.Run, resumed bool) error {
 	if err := result.WriteJSON(path.Join(r.folder.dir, result.SuiteFile), info); err != nil {
 		return err
 	}
-	return r.folder.linkLatest()
+	return result.LinkLatest(r.folder.dir)
 }
 
 // record keeps the load of a finished trial for rates relative to it.
