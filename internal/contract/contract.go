@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"restbench/internal/impl"
@@ -151,3 +152,6 @@ func skip(format string, a ...any) error { return &noteError{Skip, fmt.Sprintf(f
 func notSupported(why string) error      { return &noteError{NotSupported, why} }
 
 func msSince(t time.Time) float64 { return float64(time.Since(t).Microseconds()) / 1000 }
+
+// hostOf is host:port of a base URL.
+func hostOf(url string) string { return strings.TrimPrefix(url, "http://") }

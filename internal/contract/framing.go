@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"restbench/internal/contract/cases"
+	"restbench/internal/rawhttp"
 )
 
 // framingBound is how long a body case may take to be answered in the
@@ -35,7 +36,7 @@ func checkFraming(ctx context.Context, t *Target) (string, error) {
 		if c.RequestBody() == nil || !slices.Contains(framingChecks, c.Check) {
 			continue
 		}
-		for _, f := range Framings {
+		for _, f := range rawhttp.Framings {
 			for _, close := range []bool{false, true} {
 				if ctx.Err() != nil {
 					return "", ctx.Err()
@@ -43,7 +44,7 @@ func checkFraming(ctx context.Context, t *Target) (string, error) {
 				n++
 				elapsed, err := framedCase(ctx, host, &c, f, close)
 				if err != nil {
-					return "", fmt.Errorf("%s, sent %s: %w", &c, sendsAs(f, close), err)
+					return "", fmt.Errorf("%s, sent %s: %w", &c, rawhttp.SentAs(f, close), err)
 				}
 				slowest = max(slowest, elapsed)
 			}
@@ -56,7 +57,7 @@ func checkFraming(ctx context.Context, t *Target) (string, error) {
 }
 
 // framedCase sends one case in framing f and judges the answer.
-func framedCase(ctx context.Context, host string, c *cases.Case, f Framing, close bool) (time.Duration, error) {
+func framedCase(ctx context.Context, host string, c *cases.Case, f rawhttp.Framing, close bool) (time.Duration, error) {
 	var header []string
 	for k, v := range c.Header {
 		header = append(header, k+": "+v)
@@ -64,10 +65,10 @@ func framedCase(ctx context.Context, host string, c *cases.Case, f Framing, clos
 	if !c.NoContentType {
 		header = append(header, "Content-Type: application/json")
 	}
-	pieces := BuildRequest(c.Method, c.Path, host, header, c.RequestBody(), f, close)
-	a, err := RawExchange(ctx, host, pieces, framingBound)
+	pieces := rawhttp.Build(c.Method, c.Path, host, header, c.RequestBody(), f, close)
+	a, err := rawhttp.Exchange(ctx, host, pieces, framingBound)
 	if err != nil {
-		if errors.Is(err, ErrReset) && c.Status == 413 {
+		if errors.Is(err, rawhttp.ErrReset) && c.Status == 413 {
 			err = closedEarly(err)
 		}
 		return 0, err
@@ -79,8 +80,8 @@ func framedCase(ctx context.Context, host string, c *cases.Case, f Framing, clos
 	if close || a.Resp.Close {
 		return a.Elapsed, nil
 	}
-	next, err := a.Next(BuildRequest("GET", "/status", host, nil, nil, Length, true), framingBound)
-	if errors.Is(err, ErrClosed) {
+	next, err := a.Next(rawhttp.Build("GET", "/status", host, nil, nil, rawhttp.Length, true), framingBound)
+	if errors.Is(err, rawhttp.ErrClosed) {
 		// A server may close an idle connection at any time, and a client
 		// retries a GET on a fresh one: not a fault.
 		return a.Elapsed, nil
@@ -93,13 +94,4 @@ func framedCase(ctx context.Context, host string, c *cases.Case, f Framing, clos
 			"(was the rest of the body read as a request?)", a.Resp.StatusCode, next.Resp.StatusCode, cases.Clip(next.Body))
 	}
 	return a.Elapsed, nil
-}
-
-// sendsAs names a framing for a message.
-func sendsAs(f Framing, close bool) string {
-	s := map[Framing]string{Length: "with Content-Length", Chunked: "chunked", Split: "with Content-Length in several writes"}[f]
-	if close {
-		s += " and Connection: close"
-	}
-	return s
 }

@@ -1,266 +1,22 @@
 package contract
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
-	"math/rand/v2"
 	"mime"
-	"os"
-	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
-	"restbench/internal/payload"
+	"restbench/internal/malformed"
+	"restbench/internal/rawhttp"
 )
-
-// CorpusFile holds the seed and the counts of the malformed-input corpus,
-// relative to the repository root.
-const CorpusFile = "fixtures/malformed.json"
-
-// Corpus is the malformed-input corpus: the requests a hostile or broken
-// client sends. It is made from a seed, so every implementation gets the
-// same requests and a failure names one that can be sent again.
-type Corpus struct {
-	Seed    uint64         `json:"seed"`
-	BoundMs int            `json:"boundMs"`
-	Counts  map[string]int `json:"counts"`
-	About   string         `json:"about"`
-}
-
-// Expect is what a malformed request must get.
-type Expect int
-
-const (
-	// AnyAnswer: a complete answer, any status, or a clean close. Used for
-	// input the HTTP layer refuses before any route sees it.
-	AnyAnswer Expect = iota
-	// JSONAnswer: a complete answer (a /filter may abort a 200 halfway), an
-	// error status with the contract's JSON error body.
-	JSONAnswer
-	// JSONError: an error status (4xx) with the contract's JSON error body.
-	JSONError
-	// Refused413: a 413 the client can read: never a reset.
-	Refused413
-)
-
-// Malformed is one request of the corpus.
-type Malformed struct {
-	Name   string
-	Pieces [][]byte
-	EOF    bool // shut the sending side after the last piece
-	Expect Expect
-	// Flood: the server may reset while the request is still arriving (a
-	// header of hundreds of kilobytes is refused, not read).
-	Flood bool
-	// Smuggle: a request with Content-Length and Transfer-Encoding, after
-	// which the connection must close (RFC 9112 section 6.3).
-	Smuggle bool
-}
-
-// LoadCorpus reads the corpus parameters of the repository at root.
-func LoadCorpus(root string) (*Corpus, error) {
-	path := filepath.Join(root, CorpusFile)
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("malformed corpus: %w (run inside the restbench checkout)", err)
-	}
-	var c Corpus
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&c); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	for kind := range c.Counts {
-		if _, ok := corpusKinds[kind]; !ok {
-			return nil, fmt.Errorf("%s: counts: unknown kind %q (known: %s)", path, kind, strings.Join(slices.Sorted(maps.Keys(corpusKinds)), ", "))
-		}
-	}
-	if c.BoundMs <= 0 {
-		return nil, fmt.Errorf("%s: boundMs must be a positive number of milliseconds", path)
-	}
-	return &c, nil
-}
-
-// Requests makes the corpus's requests for a server at host, in a fixed
-// order: the same seed gives the same bytes.
-func (c *Corpus) Requests(root, host string) ([]Malformed, error) {
-	bases, err := corpusBodies(root)
-	if err != nil {
-		return nil, err
-	}
-	g := &corpusGen{rnd: rand.New(rand.NewPCG(c.Seed, 20)), host: host, bases: bases}
-	var out []Malformed
-	for _, kind := range slices.Sorted(maps.Keys(c.Counts)) {
-		for i := range c.Counts[kind] {
-			m := corpusKinds[kind](g)
-			m.Name = fmt.Sprintf("%s #%d: %s", kind, i+1, m.Name)
-			out = append(out, m)
-		}
-	}
-	return out, nil
-}
-
-// corpusBodies are the valid bodies that mutations start from.
-func corpusBodies(root string) (map[string][]byte, error) {
-	bases := map[string][]byte{}
-	for path, file := range map[string]string{"/echo": "echo-body.json", "/echo/any": "echo-body.json", "/sum": "sum-body.json"} {
-		b, err := os.ReadFile(filepath.Join(root, "fixtures", file))
-		if err != nil {
-			return nil, err
-		}
-		bases[path] = b
-	}
-	var f bytes.Buffer
-	if err := payload.Filter(&f, 4_000, 20); err != nil {
-		return nil, err
-	}
-	bases["/filter"] = f.Bytes()
-	return bases, nil
-}
-
-type corpusGen struct {
-	rnd   *rand.Rand
-	host  string
-	bases map[string][]byte
-}
-
-func (g *corpusGen) pick(list ...string) string { return list[g.rnd.IntN(len(list))] }
-
-func (g *corpusGen) framing() Framing { return Framings[g.rnd.IntN(len(Framings))] }
-
-func (g *corpusGen) post(path string, body []byte, f Framing, close bool) [][]byte {
-	return BuildRequest("POST", path, g.host, []string{"Content-Type: application/json"}, body, f, close)
-}
-
-// mutate changes a valid body the ways a broken client does: cut short,
-// bytes flipped, inserted or dropped, a structural character swapped.
-func (g *corpusGen) mutate(b []byte) ([]byte, string) {
-	b = slices.Clone(b)
-	at := g.rnd.IntN(len(b))
-	switch g.rnd.IntN(5) {
-	case 0:
-		return b[:at], fmt.Sprintf("cut at %d", at)
-	case 1:
-		b[at] ^= byte(1 + g.rnd.IntN(255))
-		return b, fmt.Sprintf("byte %d flipped", at)
-	case 2:
-		const chars = "{}[]\",:\\0-eE."
-		c := chars[g.rnd.IntN(len(chars))]
-		return slices.Insert(b, at, c), fmt.Sprintf("%q inserted at %d", c, at)
-	case 3:
-		return slices.Delete(b, at, at+1), fmt.Sprintf("byte %d dropped", at)
-	default:
-		const chars = "{}[]\",:"
-		c := chars[g.rnd.IntN(len(chars))]
-		b[at] = c
-		return b, fmt.Sprintf("byte %d set to %q", at, c)
-	}
-}
-
-func (g *corpusGen) randomBytes(n int) []byte {
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = byte(g.rnd.IntN(256))
-	}
-	return b
-}
-
-// corpusKinds make one request of each kind.
-var corpusKinds = map[string]func(g *corpusGen) Malformed{
-	"mutated-json": func(g *corpusGen) Malformed {
-		path := g.pick("/echo", "/echo/any", "/sum", "/filter")
-		body, how := g.mutate(g.bases[path])
-		f, close := g.framing(), g.rnd.IntN(2) == 0
-		return Malformed{Name: fmt.Sprintf("POST %s, %s, %s", path, how, sendsAs(f, close)), Pieces: g.post(path, body, f, close), Expect: JSONAnswer}
-	},
-	"time-params": func(g *corpusGen) Malformed {
-		v := g.pick("-1", "-0", "+1", "1.5", "1e3", "10001", "99999999999999999999", "", "abc", "0x10", "%20", "1%00", "%FF", "1,2", " 1")
-		q := g.pick("delay", "work") + "=" + strings.ReplaceAll(v, " ", "%20")
-		return Malformed{Name: "GET /time?" + q, Pieces: BuildRequest("GET", "/time?"+q, g.host, nil, nil, Length, false), Expect: JSONError}
-	},
-	"filter-params": func(g *corpusGen) Malformed {
-		q := "min_version=" + g.pick("", "abc", "NaN", "Inf", "-Inf", "1e999", "5x", "%FF", "0x")
-		body := []byte(`[{"name":"a","language":"go","id":"1","bio":"b","version":6}]`)
-		return Malformed{Name: "POST /filter?" + q, Pieces: g.post("/filter?"+q, body, g.framing(), false), Expect: JSONError}
-	},
-	"oversize": func(g *corpusGen) Malformed {
-		path := g.pick("/echo", "/echo/any", "/sum")
-		body := bytes.Repeat([]byte("x"), 2<<20)
-		what := "2 MiB of x"
-		if g.rnd.IntN(2) == 0 {
-			copy(body, `{"a":1,"b":2,"pad":"`)
-			copy(body[len(body)-2:], `"}`)
-			what = "2 MiB of valid JSON"
-		}
-		f, close := g.framing(), g.rnd.IntN(2) == 0
-		return Malformed{Name: fmt.Sprintf("POST %s %s, %s", path, what, sendsAs(f, close)), Pieces: g.post(path, body, f, close), Expect: Refused413}
-	},
-	"truncated-filter": func(g *corpusGen) Malformed {
-		body := g.bases["/filter"]
-		cut := g.rnd.IntN(len(body))
-		if g.rnd.IntN(2) == 0 {
-			pieces := g.post("/filter", body[:cut], Chunked, false)
-			return Malformed{Name: fmt.Sprintf("POST /filter chunked, cut at %d with no last chunk", cut), Pieces: pieces[:len(pieces)-1], EOF: true}
-		}
-		pieces := BuildRequest("POST", "/filter", g.host, []string{"Content-Type: application/json", fmt.Sprintf("Content-Length: %d", len(body))}, nil, Length, false)
-		pieces[0] = append(bytes.TrimSuffix(pieces[0], []byte("\r\n")), append([]byte("\r\n"), body[:cut]...)...)
-		return Malformed{Name: fmt.Sprintf("POST /filter with Content-Length %d, cut at %d", len(body), cut), Pieces: pieces, EOF: true}
-	},
-	"bad-length": func(g *corpusGen) Malformed {
-		cl := g.pick("-1", "-5", "99999999999999999999", "12abc", "0x10", "1, 2", "", "+13")
-		head := fmt.Sprintf("POST /sum HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %s\r\n\r\n", g.host, cl)
-		return Malformed{Name: "POST /sum with Content-Length: " + cl, Pieces: [][]byte{[]byte(head + `{"a":1,"b":2}`)}, EOF: true}
-	},
-	"bad-chunk": func(g *corpusGen) Malformed {
-		size := g.pick("zz", "-1", "fffffffffffffffffff", "0x5", "5 5", "", "d;x=\x01")
-		head := fmt.Sprintf("POST /sum HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n", g.host)
-		return Malformed{Name: fmt.Sprintf("POST /sum, chunk size %q", size), Pieces: [][]byte{[]byte(head), []byte(size + "\r\n{\"a\":1,\"b\":2}\r\n0\r\n\r\n")}, EOF: true}
-	},
-	"cl-te": func(g *corpusGen) Malformed {
-		body := g.pick(`{"a":1,"b":2}`, `{"a":`)
-		te := g.pick("chunked", "Chunked", "gzip, chunked")
-		head := fmt.Sprintf("POST /sum HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: 4\r\nTransfer-Encoding: %s\r\n\r\n", g.host, te)
-		chunked := fmt.Sprintf("%x\r\n%s\r\n0\r\n\r\n", len(body), body)
-		next := fmt.Sprintf("GET /status HTTP/1.1\r\nHost: %s\r\n\r\n", g.host)
-		return Malformed{Name: fmt.Sprintf("POST /sum with Content-Length and Transfer-Encoding: %s, then GET /status", te), Pieces: [][]byte{[]byte(head + chunked + next)}, Smuggle: true}
-	},
-	"long-path": func(g *corpusGen) Malformed {
-		path := "/" + strings.Repeat("a", 100_000)
-		return Malformed{Name: "GET a 100,000-byte path", Pieces: BuildRequest("GET", path, g.host, nil, nil, Length, g.rnd.IntN(2) == 0), Flood: true}
-	},
-	"big-header": func(g *corpusGen) Malformed {
-		h := "X-Big: " + strings.Repeat("a", 200_000)
-		return Malformed{Name: "GET /status with a 200 KB header", Pieces: BuildRequest("GET", "/status", g.host, []string{h}, nil, Length, g.rnd.IntN(2) == 0), Flood: true}
-	},
-	"tls-hello": func(g *corpusGen) Malformed {
-		// A TLS 1.2/1.3 ClientHello record: handshake type 1, random and
-		// session id from the seed, then cipher suites and no extensions.
-		var b []byte
-		b = append(b, 0x16, 0x03, 0x01, 0x00, 0x4d, 0x01, 0x00, 0x00, 0x49, 0x03, 0x03)
-		b = append(b, g.randomBytes(32)...)
-		b = append(b, 0x20)
-		b = append(b, g.randomBytes(32)...)
-		b = append(b, 0x00, 0x04, 0x13, 0x01, 0x13, 0x02, 0x01, 0x00, 0x00, 0x00)
-		return Malformed{Name: "a TLS ClientHello", Pieces: [][]byte{b}, EOF: true}
-	},
-	"h2-preface": func(g *corpusGen) Malformed {
-		return Malformed{Name: "the HTTP/2 preface and a SETTINGS frame", Pieces: [][]byte{[]byte("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00\x00\x00\x04\x00\x00\x00\x00\x00")}, EOF: true}
-	},
-	"random-bytes": func(g *corpusGen) Malformed {
-		n := 1 + g.rnd.IntN(4096)
-		return Malformed{Name: fmt.Sprintf("%d random bytes", n), Pieces: [][]byte{g.randomBytes(n)}, EOF: true}
-	},
-}
 
 // checkMalformed sends the corpus, one request per connection, and judges
 // each answer; /status must answer after every 50 requests and at the end.
 func checkMalformed(ctx context.Context, t *Target) (string, error) {
-	c, err := LoadCorpus(t.Root)
+	c, err := malformed.Load(t.Root)
 	if err != nil {
 		return "", err
 	}
@@ -275,7 +31,7 @@ func checkMalformed(ctx context.Context, t *Target) (string, error) {
 			return "", ctx.Err()
 		}
 		if err := sendMalformed(ctx, host, m, bound); err != nil {
-			return "", fmt.Errorf("%s (seed %d of %s): %w", m.Name, c.Seed, CorpusFile, err)
+			return "", fmt.Errorf("%s (seed %d of %s): %w", m.Name, c.Seed, malformed.CorpusFile, err)
 		}
 		if (i+1)%50 == 0 || i == len(reqs)-1 {
 			if err := statusAnswers(ctx, t, bound); err != nil {
@@ -287,20 +43,20 @@ func checkMalformed(ctx context.Context, t *Target) (string, error) {
 }
 
 // sendMalformed sends one request and judges what came back.
-func sendMalformed(ctx context.Context, host string, m Malformed, bound time.Duration) error {
-	exchange := RawExchange
+func sendMalformed(ctx context.Context, host string, m malformed.Request, bound time.Duration) error {
+	exchange := rawhttp.Exchange
 	if m.EOF {
-		exchange = RawExchangeEOF
+		exchange = rawhttp.ExchangeEOF
 	}
 	a, err := exchange(ctx, host, m.Pieces, bound)
 	switch {
-	case errors.Is(err, ErrClosed) && m.Expect == AnyAnswer:
+	case errors.Is(err, rawhttp.ErrClosed) && m.Expect == malformed.AnyAnswer:
 		return nil // a clean close is an answer to garbage
-	case errors.Is(err, ErrClosed) && m.Expect == JSONAnswer && strings.Contains(err.Error(), "body"):
+	case errors.Is(err, rawhttp.ErrClosed) && m.Expect == malformed.JSONAnswer && strings.Contains(err.Error(), "body"):
 		return nil // a /filter aborted after its 200 head
-	case errors.Is(err, ErrReset) && m.Flood:
+	case errors.Is(err, rawhttp.ErrReset) && m.Flood:
 		return nil
-	case errors.Is(err, ErrReset) && m.Expect == Refused413:
+	case errors.Is(err, rawhttp.ErrReset) && m.Expect == malformed.Refused413:
 		return closedEarly(err)
 	case err != nil:
 		return err
@@ -308,23 +64,22 @@ func sendMalformed(ctx context.Context, host string, m Malformed, bound time.Dur
 	defer a.Conn.Close()
 	status := a.Resp.StatusCode
 	switch m.Expect {
-	case Refused413:
+	case malformed.Refused413:
 		if status != 413 {
 			return fmt.Errorf("status %d, want 413 (body %s)", status, clip(a.Body))
 		}
-	case JSONError:
+	case malformed.JSONError:
 		if status < 400 || status > 499 {
 			return fmt.Errorf("status %d, want 400 (body %s)", status, clip(a.Body))
 		}
 	}
-	if m.Expect != AnyAnswer && status >= 400 {
+	if m.Expect != malformed.AnyAnswer && status >= 400 {
 		if err := jsonError(a); err != nil {
 			return fmt.Errorf("status %d: %w", status, err)
 		}
 	}
 	if m.Smuggle && !a.Resp.Close {
-		a.Conn.SetReadDeadline(time.Now().Add(bound))
-		if _, err := a.br.Peek(1); err == nil {
+		if a.More(bound) {
 			return errors.New("answered the request after it on the same connection; RFC 9112 section 6.3: close the connection after a request with both Content-Length and Transfer-Encoding (or refuse it)")
 		}
 	}
@@ -333,7 +88,7 @@ func sendMalformed(ctx context.Context, host string, m Malformed, bound time.Dur
 
 // jsonError checks the contract's error body: application/json and
 // {"error": "<message>"}.
-func jsonError(a *RawAnswer) error {
+func jsonError(a *rawhttp.Answer) error {
 	ct := a.Resp.Header.Get("Content-Type")
 	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
 		return fmt.Errorf("Content-Type %q, want application/json", ct)
@@ -350,7 +105,7 @@ func jsonError(a *RawAnswer) error {
 // statusAnswers checks that GET /status answers 200 on a new connection
 // within bound.
 func statusAnswers(ctx context.Context, t *Target, bound time.Duration) error {
-	a, err := RawExchange(ctx, hostOf(t.URL), BuildRequest("GET", "/status", hostOf(t.URL), nil, nil, Length, true), bound)
+	a, err := rawhttp.Exchange(ctx, hostOf(t.URL), rawhttp.Build("GET", "/status", hostOf(t.URL), nil, nil, rawhttp.Length, true), bound)
 	if err != nil {
 		return fmt.Errorf("GET /status: %w", err)
 	}

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"restbench/internal/rawhttp"
 )
 
 // slowClients is how many connections send half a request and stop, and
@@ -51,7 +53,7 @@ func checkSlowClients(ctx context.Context, t *Target) (string, error) {
 	time.Sleep(50 * time.Millisecond)
 	var took []time.Duration
 	for range 3 {
-		a, err := RawExchange(ctx, host, BuildRequest("GET", "/status", host, nil, nil, Length, true), 5*time.Second)
+		a, err := rawhttp.Exchange(ctx, host, rawhttp.Build("GET", "/status", host, nil, nil, rawhttp.Length, true), 5*time.Second)
 		if err != nil {
 			return "", fmt.Errorf("GET /status with %d clients stalled half-way through a request: %w", slowClients, err)
 		}

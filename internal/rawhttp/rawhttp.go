@@ -1,4 +1,6 @@
-package contract
+// Package rawhttp provides raw HTTP/1.1 exchanges: request bytes written to
+// a TCP connection exactly as given, in pieces, while the answer is read.
+package rawhttp
 
 import (
 	"bufio"
@@ -10,7 +12,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"strings"
 	"syscall"
 	"time"
 )
@@ -37,11 +38,20 @@ const (
 // Framings are every framing, in the order checks send them.
 var Framings = []Framing{Length, Chunked, Split}
 
-// BuildRequest writes a request with this framing and returns its pieces,
+// SentAs names a framing for a message.
+func SentAs(f Framing, close bool) string {
+	s := map[Framing]string{Length: "with Content-Length", Chunked: "chunked", Split: "with Content-Length in several writes"}[f]
+	if close {
+		s += " and Connection: close"
+	}
+	return s
+}
+
+// Build writes a request with this framing and returns its pieces,
 // each to be sent in its own write. header lines are "Name: value".
 // No Expect header is ever sent: a client that sends its body at once is
 // what a server must cope with.
-func BuildRequest(method, target, host string, header []string, body []byte, f Framing, close bool) [][]byte {
+func Build(method, target, host string, header []string, body []byte, f Framing, close bool) [][]byte {
 	var head bytes.Buffer
 	fmt.Fprintf(&head, "%s %s HTTP/1.1\r\nHost: %s\r\n", method, target, host)
 	for _, h := range header {
@@ -84,8 +94,8 @@ func splitN(b []byte, n, max int) [][]byte {
 	return out
 }
 
-// RawAnswer is what came back for a raw request.
-type RawAnswer struct {
+// Answer is what came back for a raw request.
+type Answer struct {
 	Resp    *http.Response // nil when the server closed without an answer
 	Body    []byte
 	Elapsed time.Duration // from the first byte sent to the end of the answer
@@ -103,21 +113,21 @@ var (
 // pieceGap is the pause between the writes of a split body.
 const pieceGap = 5 * time.Millisecond
 
-// RawExchange dials addr, writes the pieces (pausing between them) while
+// Exchange dials addr, writes the pieces (pausing between them) while
 // reading the answer, and returns once a whole response has been read, the
 // server closed, or bound has passed. The caller closes the answer's Conn.
-func RawExchange(ctx context.Context, addr string, pieces [][]byte, bound time.Duration) (*RawAnswer, error) {
-	return rawExchange(ctx, addr, pieces, false, bound)
+func Exchange(ctx context.Context, addr string, pieces [][]byte, bound time.Duration) (*Answer, error) {
+	return dialExchange(ctx, addr, pieces, false, bound)
 }
 
-// RawExchangeEOF is RawExchange that shuts down the sending side after the
+// ExchangeEOF is Exchange that shuts down the sending side after the
 // last piece, as a client does that has nothing more to send: the server
 // sees the end of its input.
-func RawExchangeEOF(ctx context.Context, addr string, pieces [][]byte, bound time.Duration) (*RawAnswer, error) {
-	return rawExchange(ctx, addr, pieces, true, bound)
+func ExchangeEOF(ctx context.Context, addr string, pieces [][]byte, bound time.Duration) (*Answer, error) {
+	return dialExchange(ctx, addr, pieces, true, bound)
 }
 
-func rawExchange(ctx context.Context, addr string, pieces [][]byte, shut bool, bound time.Duration) (*RawAnswer, error) {
+func dialExchange(ctx context.Context, addr string, pieces [][]byte, shut bool, bound time.Duration) (*Answer, error) {
 	var d net.Dialer
 	c, err := d.DialContext(ctx, "tcp", addr)
 	if err != nil {
@@ -132,11 +142,19 @@ func rawExchange(ctx context.Context, addr string, pieces [][]byte, shut bool, b
 }
 
 // Next sends another request on the answer's connection.
-func (a *RawAnswer) Next(pieces [][]byte, bound time.Duration) (*RawAnswer, error) {
+func (a *Answer) Next(pieces [][]byte, bound time.Duration) (*Answer, error) {
 	return exchange(a.Conn, a.br, pieces, false, bound)
 }
 
-func exchange(c net.Conn, br *bufio.Reader, pieces [][]byte, shut bool, bound time.Duration) (*RawAnswer, error) {
+// More reports whether the server sends anything more on the answer's
+// connection within bound: a smuggled second request it answered.
+func (a *Answer) More(bound time.Duration) bool {
+	a.Conn.SetReadDeadline(time.Now().Add(bound))
+	_, err := a.br.Peek(1)
+	return err == nil
+}
+
+func exchange(c net.Conn, br *bufio.Reader, pieces [][]byte, shut bool, bound time.Duration) (*Answer, error) {
 	start := time.Now()
 	c.SetDeadline(start.Add(bound))
 	wrote := make(chan error, 1)
@@ -168,7 +186,7 @@ func exchange(c net.Conn, br *bufio.Reader, pieces [][]byte, shut bool, bound ti
 		// would leave it stuck in Write.
 		c.SetDeadline(time.Now())
 		werr := <-wrote
-		return nil, rawError(err, werr, resp != nil, bound)
+		return nil, exchangeError(err, werr, resp != nil, bound)
 	}
 	// Wait for the writer only briefly: a server may answer (413) before
 	// the body is all sent, and is then free to stop reading it.
@@ -177,11 +195,11 @@ func exchange(c net.Conn, br *bufio.Reader, pieces [][]byte, shut bool, bound ti
 	case <-time.After(time.Until(start.Add(bound))):
 	}
 	c.SetDeadline(time.Time{})
-	return &RawAnswer{Resp: resp, Body: body, Elapsed: elapsed, Conn: c, br: br}, nil
+	return &Answer{Resp: resp, Body: body, Elapsed: elapsed, Conn: c, br: br}, nil
 }
 
-// rawError names what went wrong: no answer in time, a reset, or a close.
-func rawError(err, werr error, gotHead bool, bound time.Duration) error {
+// exchangeError names what went wrong: no answer in time, a reset, or a close.
+func exchangeError(err, werr error, gotHead bool, bound time.Duration) error {
 	what := "the answer"
 	if gotHead {
 		what = "the answer's body"
@@ -204,6 +222,3 @@ func orNone(err error) string {
 	}
 	return err.Error()
 }
-
-// hostOf is host:port of a base URL.
-func hostOf(url string) string { return strings.TrimPrefix(url, "http://") }
