@@ -20,15 +20,22 @@ const (
 	MechanismV1 = "cgroup1 cpu.cfs_quota_us"
 )
 
-// quotaPeriodUS is the CFS period docker uses: --cpus=1.5 is a quota of
-// 150,000 µs every 100,000 µs.
-const quotaPeriodUS = 100000
+// DockerPeriod is the CFS period docker uses: --cpus=1.5 is a quota of
+// 150,000 µs every 100,000 µs. A published quota is run with it.
+const DockerPeriod = 100 * time.Millisecond
+
+// SlowPeriod is the period of a quota that stands in for a slower machine
+// (run --server-cpu): over 10 ms a server at half its CPU time runs 5 ms and
+// waits 5, so it is slower throughout instead of stopping for 50 ms in
+// every 100 as it would under docker's period.
+const SlowPeriod = 10 * time.Millisecond
 
 // Quota is a cgroup that limits the processes in it to CPUs worth of CPU
 // time, what `docker --cpus` does. Create it, start the server with Wrap in
 // front of its command, and Remove it once the server has stopped.
 type Quota struct {
 	CPUs      float64
+	Period    time.Duration
 	Mechanism string // MechanismV2 or MechanismV1
 	Dir       string // the cgroup's folder
 }
@@ -43,28 +50,33 @@ var (
 // ErrNoQuota is wrapped by NewQuota's error when no cgroup could be written.
 var ErrNoQuota = errors.New("no writable cgroup with the cpu controller")
 
-// NewQuota creates a cgroup limited to cpus CPUs. It tries cgroup v2 (a
+// NewQuota creates a cgroup limited to cpus CPUs' time in every period
+// (DockerPeriod when period is 0). It tries cgroup v2 (a
 // hierarchy where the cpu controller is enabled, so that cpu.max exists),
 // then cgroup v1 (cpu.cfs_quota_us). The error, when neither works, says how
 // to make one writable.
-func NewQuota(name string, cpus float64) (*Quota, error) {
+func NewQuota(name string, cpus float64, period time.Duration) (*Quota, error) {
 	if cpus <= 0 {
 		return nil, fmt.Errorf("quota %v: use a positive number of CPUs, e.g. 1 or 0.5", cpus)
 	}
-	quota := int64(cpus*quotaPeriodUS + 0.5)
+	if period == 0 {
+		period = DockerPeriod
+	}
+	periodUS := period.Microseconds()
+	quota := int64(cpus*float64(periodUS) + 0.5)
 	// The pid in the name lets a later run tell a killed run's leftover
 	// from a live run's cgroup (SweepQuotas).
 	leaf := fmt.Sprintf("%s%d-%d-%s", quotaPrefix, os.Getpid(), quotaSeq.Add(1), safeName(name))
 	var tried []string
 	for _, root := range cgroupV2Roots {
-		q, err := newV2(root, leaf, cpus, quota)
+		q, err := newV2(root, leaf, cpus, quota, periodUS)
 		if err == nil {
 			return q, nil
 		}
 		tried = append(tried, err.Error())
 	}
 	for _, root := range cgroupV1CPU {
-		q, err := newV1(root, leaf, cpus, quota)
+		q, err := newV1(root, leaf, cpus, quota, periodUS)
 		if err == nil {
 			return q, nil
 		}
@@ -76,7 +88,7 @@ func NewQuota(name string, cpus float64) (*Quota, error) {
 
 // newV2 makes the cgroup below the v2 cgroup this process is in (or below
 // the root), which works both on a host and inside a delegated container.
-func newV2(root, leaf string, cpus float64, quota int64) (*Quota, error) {
+func newV2(root, leaf string, cpus float64, quota, periodUS int64) (*Quota, error) {
 	if !isCgroup2(root) {
 		return nil, fmt.Errorf("%s: not a cgroup2 mount", root)
 	}
@@ -99,14 +111,14 @@ func newV2(root, leaf string, cpus float64, quota int64) (*Quota, error) {
 		os.Remove(dir)
 		return nil, fmt.Errorf("%s: the cpu controller is not enabled in %s", root, parent)
 	}
-	if err := os.WriteFile(max, fmt.Appendf(nil, "%d %d", quota, quotaPeriodUS), 0); err != nil {
+	if err := os.WriteFile(max, fmt.Appendf(nil, "%d %d", quota, periodUS), 0); err != nil {
 		os.Remove(dir)
 		return nil, fmt.Errorf("%s: %w", max, err)
 	}
-	return &Quota{CPUs: cpus, Mechanism: MechanismV2, Dir: dir}, nil
+	return &Quota{CPUs: cpus, Period: time.Duration(periodUS) * time.Microsecond, Mechanism: MechanismV2, Dir: dir}, nil
 }
 
-func newV1(root, leaf string, cpus float64, quota int64) (*Quota, error) {
+func newV1(root, leaf string, cpus float64, quota, periodUS int64) (*Quota, error) {
 	if _, err := os.Stat(filepath.Join(root, "cpu.cfs_quota_us")); err != nil {
 		return nil, fmt.Errorf("%s: no cgroup v1 cpu controller", root)
 	}
@@ -117,13 +129,13 @@ func newV1(root, leaf string, cpus float64, quota int64) (*Quota, error) {
 	for _, w := range []struct {
 		file string
 		v    int64
-	}{{"cpu.cfs_period_us", quotaPeriodUS}, {"cpu.cfs_quota_us", quota}} {
+	}{{"cpu.cfs_period_us", periodUS}, {"cpu.cfs_quota_us", quota}} {
 		if err := os.WriteFile(filepath.Join(dir, w.file), []byte(strconv.FormatInt(w.v, 10)), 0); err != nil {
 			os.Remove(dir)
 			return nil, fmt.Errorf("%s: %w", filepath.Join(dir, w.file), err)
 		}
 	}
-	return &Quota{CPUs: cpus, Mechanism: MechanismV1, Dir: dir}, nil
+	return &Quota{CPUs: cpus, Period: time.Duration(periodUS) * time.Microsecond, Mechanism: MechanismV1, Dir: dir}, nil
 }
 
 // Wrap is the command prefix that moves the server into the cgroup before it

@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -25,7 +26,7 @@ func TestMain(m *testing.M) {
 
 func newQuotaOrSkip(t *testing.T, cpus float64) *Quota {
 	t.Helper()
-	q, err := NewQuota(t.Name(), cpus)
+	q, err := NewQuota(t.Name(), cpus, 0)
 	if errors.Is(err, ErrNoQuota) {
 		t.Skipf("no writable cgroup here (run the tests as root to cover quotas): %v", err)
 	}
@@ -176,11 +177,59 @@ func TestQuotaUnavailable(t *testing.T) {
 	v2, v1 := cgroupV2Roots, cgroupV1CPU
 	cgroupV2Roots, cgroupV1CPU = []string{dir}, []string{filepath.Join(dir, "cpu")}
 	defer func() { cgroupV2Roots, cgroupV1CPU = v2, v1 }()
-	_, err := NewQuota("x", 1)
+	_, err := NewQuota("x", 1, 0)
 	if !errors.Is(err, ErrNoQuota) || !strings.Contains(err.Error(), "root") || !strings.Contains(err.Error(), "delegate") {
 		t.Fatalf("err = %v, want ErrNoQuota with a hint (root / delegate)", err)
 	}
-	if _, err := NewQuota("x", 0); err == nil {
+	if _, err := NewQuota("x", 0, 0); err == nil {
 		t.Fatal("a quota of 0 CPUs was accepted")
+	}
+}
+
+// TestQuotaPeriod: a published quota uses docker's 100 ms period; the
+// stand-in for a slower machine (run --server-cpu) a 10 ms one, the same
+// share of each.
+func TestQuotaPeriod(t *testing.T) {
+	for _, c := range []struct {
+		cpus           float64
+		period         time.Duration
+		quota, periodU string
+	}{
+		{0.5, 0, "50000", "100000"},
+		{0.5, SlowPeriod, "5000", "10000"},
+		{1.5, SlowPeriod, "15000", "10000"},
+	} {
+		q, err := NewQuota(t.Name(), c.cpus, c.period)
+		if errors.Is(err, ErrNoQuota) {
+			t.Skipf("no writable cgroup here (run the tests as root to cover quotas): %v", err)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got [2]string
+		if q.Mechanism == MechanismV2 {
+			b, err := os.ReadFile(filepath.Join(q.Dir, "cpu.max"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			copy(got[:], strings.Fields(string(b)))
+		} else {
+			for i, f := range []string{"cpu.cfs_quota_us", "cpu.cfs_period_us"} {
+				b, err := os.ReadFile(filepath.Join(q.Dir, f))
+				if err != nil {
+					t.Fatal(err)
+				}
+				got[i] = strings.TrimSpace(string(b))
+			}
+		}
+		if got != [2]string{c.quota, c.periodU} {
+			t.Errorf("quota %g, period %v: wrote %v, want [%s %s]", c.cpus, c.period, got, c.quota, c.periodU)
+		}
+		if want := cmp.Or(c.period, DockerPeriod); q.Period != want {
+			t.Errorf("Period = %v, want %v", q.Period, want)
+		}
+		if err := q.Remove(); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -113,6 +113,10 @@ type Placement struct {
 	Quota          float64 `json:"quota,omitempty"` // CPUs, as docker --cpus
 	QuotaApplied   bool    `json:"quota_applied,omitempty"`
 	QuotaMechanism string  `json:"quota_mechanism,omitempty"` // "cgroup2 cpu.max" or "cgroup1 cpu.cfs_quota_us"
+	// ServerCPU is run --server-cpu: the server ran at this fraction of its
+	// CPU time (of Quota where it has one, else of its CPUs), over 10 ms
+	// periods, standing in for a slower machine. 0: not used.
+	ServerCPU float64 `json:"server_cpu,omitempty"`
 }
 
 // Placement modes.

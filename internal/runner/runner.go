@@ -37,7 +37,12 @@ type Options struct {
 	Resume   bool   // reuse the newest folder and skip finished trials
 	Only     string // glob or substring of run ids; "" selects every run
 	Trials   int    // overrides every run's trial count when > 0
-	Command  string // the command line, for env.json
+	// ServerCPU, between 0 and 1, runs every server at that fraction of its
+	// CPU time (a quota of ServerCPU × its quota, or × its CPUs where it has
+	// none): the stand-in for a slower machine that checks a suite gives
+	// the same answers there (issue 24). 0 leaves servers as the suite says.
+	ServerCPU float64
+	Command   string // the command line, for env.json
 
 	ReadyTimeout time.Duration // how long a server may take to answer /status; default 20s
 	StopGrace    time.Duration // SIGTERM to SIGKILL; default 3s

@@ -285,6 +285,29 @@ func TestQuotaRun(t *testing.T) {
 	}
 }
 
+// TestServerCPU: run --server-cpu puts a server without a quota of its own
+// under one (the stand-in for a slower machine), recorded apart from the
+// suite's quota; where no cgroup is writable the trial fails and says why
+// rather than measuring at full speed.
+func TestServerCPU(t *testing.T) {
+	dir := t.TempDir()
+	m := testManifest(t, dir)
+	run := testRun("slow/test-ok", "test-ok", 1, 300*time.Millisecond)
+	o, err := Run(context.Background(), testSuite(run), Options{Manifest: m, Out: filepath.Join(dir, "r"), ServerCPU: 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := readTrial(t, o.Dir, run.ID, 1)
+	switch {
+	case tr.Status == result.StatusOK:
+		if p := tr.Placement; p.ServerCPU != 0.5 || p.QuotaMechanism == "" || p.QuotaApplied || p.Quota != 0 {
+			t.Errorf("placement %+v, want server_cpu 0.5 under a cgroup and no suite quota", p)
+		}
+	case !strings.Contains(tr.Error, "--server-cpu"):
+		t.Errorf("status %s: %s; want ok, or a failure naming --server-cpu", tr.Status, tr.Error)
+	}
+}
+
 func TestUnknownImplementation(t *testing.T) {
 	dir := t.TempDir()
 	_, err := Run(context.Background(), testSuite(testRun("x/nope", "go-nope", 1, time.Second)), Options{Manifest: testManifest(t, dir), Out: dir})

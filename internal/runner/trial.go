@@ -33,6 +33,10 @@ func (r *Runner) trial(ctx context.Context, run suite.Run, n int) (*result.Trial
 func (r *Runner) trialOn(ctx context.Context, run suite.Run, n int, eng engine.Engine) (*result.Trial, error) {
 	t := r.suite.NewTrial(run, n, time.Now())
 	if run.Hosts > 0 {
+		if r.opt.ServerCPU > 0 {
+			// Measured at full speed it would pass for the slower machine.
+			return finish(ctx, t, result.StatusFailed, "%s: --server-cpu does not apply to placement hosts; run this experiment without it", run.ID)
+		}
 		return r.hostsTrial(ctx, t, run)
 	}
 	if why := notRun(run, len(r.allowed)); why != "" {
@@ -72,20 +76,32 @@ func (r *Runner) trialOn(ctx context.Context, run suite.Run, n int, eng engine.E
 	}
 
 	var wrap []string
-	if run.Quota > 0 {
-		q, err := cpu.NewQuota(run.ID, run.Quota)
-		if err != nil {
+	cpus, period := run.Quota, time.Duration(0)
+	if f := r.opt.ServerCPU; f > 0 {
+		if cpus == 0 {
+			cpus = float64(len(pl.server))
+		}
+		cpus, period = cpus*f, cpu.SlowPeriod
+		t.Placement.ServerCPU = f
+	}
+	if cpus > 0 {
+		q, err := cpu.NewQuota(run.ID, cpus, period)
+		switch {
+		case err != nil && r.opt.ServerCPU > 0:
+			// The stand-in for a slower machine is the point of the run.
+			return fail("%s: --server-cpu %g: %v", run.ID, r.opt.ServerCPU, err)
+		case err != nil:
 			// The trial still runs, without the quota, and says so.
 			r.logf("warning: %s: %v; measuring without the quota", run.ID, err)
 			t.Flags = appendFlag(t.Flags, result.FlagQuotaNotApplied)
-		} else {
+		default:
 			defer func() {
 				if err := q.Remove(); err != nil {
 					r.logf("warning: %v", err)
 				}
 			}()
 			wrap = q.Wrap()
-			t.Placement.QuotaApplied, t.Placement.QuotaMechanism = true, q.Mechanism
+			t.Placement.QuotaApplied, t.Placement.QuotaMechanism = run.Quota > 0, q.Mechanism
 		}
 	}
 	// The server always goes through taskset: restbench itself may be
