@@ -212,7 +212,7 @@ func TestFindRoot(t *testing.T) {
 			t.Errorf("FindRoot(%s) = %s, %v; want %s", dir, got, err, m.Root)
 		}
 	}
-	if _, err := FindRoot(t.TempDir()); err == nil || !strings.Contains(err.Error(), "pass --root") {
+	if _, err := FindRoot(t.TempDir()); err == nil || !strings.Contains(err.Error(), "inside the restbench checkout") {
 		t.Errorf("FindRoot outside a checkout: %v", err)
 	}
 }

@@ -179,7 +179,7 @@ func FindRoot(dir string) (string, error) {
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
-			return "", fmt.Errorf("no %s found above %s (run restbench inside the restbench checkout, or pass --root)", ManifestPath, dir)
+			return "", fmt.Errorf("no %s found above %s (run restbench inside the restbench checkout)", ManifestPath, dir)
 		}
 		d = parent
 	}
