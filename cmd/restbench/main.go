@@ -47,7 +47,7 @@ func newRoot(g *globals) *cobra.Command {
 			return nil
 		},
 		RunE: func(c *cobra.Command, _ []string) error {
-			c.SetOut(os.Stderr)
+			c.SetOut(c.ErrOrStderr())
 			c.Usage()
 			return usageError("name a command")
 		},

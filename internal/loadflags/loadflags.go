@@ -6,6 +6,7 @@ package loadflags
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,13 +24,7 @@ import (
 // or one step of a search). The flags named in except are left out
 // (capacity has no -n or -R: it chooses the rates).
 func Register(fs *pflag.FlagSet, cfg *load.Config, durationUsage string, except ...string) {
-	*cfg = load.Config{
-		Connections: 10,
-		KeepAlive:   true,
-		MaxDialing:  load.DefaultMaxDialing,
-		Expect:      200,
-		Timeout:     30 * time.Second,
-	}
+	*cfg = Defaults()
 	add := func(name, short string, v pflag.Value, usage string) *pflag.Flag {
 		if slices.Contains(except, name) || slices.Contains(except, short) {
 			return nil
@@ -63,12 +58,39 @@ func Register(fs *pflag.FlagSet, cfg *load.Config, durationUsage string, except 
 	}
 }
 
-// Args writes cfg as the flags Register reads, in Register's order, each
-// flag that differs from its default: parsed back, they give cfg again
-// (the URL aside: it is the positional argument). A body is passed as
-// -b @bodyFile, for bytes do not belong in argv (a 5 MB /filter body); ""
-// gives the body literally. A flag with a shorthand is written with it
-// (-c 50), as people write them.
+// Defaults is the load the flags describe when none is given: a closed
+// loop of 10 keep-alive connections, 200 expected, 30 s per request.
+func Defaults() load.Config {
+	return load.Config{
+		Connections: 10,
+		KeepAlive:   true,
+		MaxDialing:  load.DefaultMaxDialing,
+		Expect:      200,
+		Timeout:     30 * time.Second,
+	}
+}
+
+// WithDefaults is cfg with each zero field that has a default (every one
+// but the switches: false is a setting) set to Defaults', as a Config
+// that Args wrote reads back.
+func WithDefaults(cfg load.Config) load.Config {
+	v, d := reflect.ValueOf(&cfg).Elem(), reflect.ValueOf(Defaults())
+	for i := 0; i < v.NumField(); i++ {
+		if v.Field(i).IsZero() && v.Field(i).Kind() != reflect.Bool {
+			v.Field(i).Set(d.Field(i))
+		}
+	}
+	return cfg
+}
+
+// Args writes cfg as the flags Register reads, in Register's order: every
+// field that is not zero, and each switch (--no-keepalive) that is not in
+// its default position. Parsed back, they give cfg again, but for the URL
+// (the positional argument) and the zero fields, which load.Config's
+// defaults fill in (load.Run does the same with a zero field). A body is
+// passed as -b @bodyFile, for bytes do not belong in argv (a 5 MB /filter
+// body); "" gives the body literally. A flag with a shorthand is written
+// with it (-c 50), as people write them.
 func Args(cfg load.Config, bodyFile string) []string {
 	fs := pflag.NewFlagSet("args", pflag.ContinueOnError)
 	fs.SortFlags = false
@@ -97,7 +119,7 @@ func Args(cfg load.Config, bodyFile string) []string {
 		default:
 			s := f.Value.String()
 			switch {
-			case s == f.DefValue:
+			case f.NoOptDefVal != "" && s == f.DefValue, s == "0", s == "":
 			case s == f.NoOptDefVal:
 				a = append(a, name)
 			default:
