@@ -45,7 +45,7 @@ func newCapacity(g *globals) *cobra.Command {
 	opt.Pause = capacity.DefaultPause
 	fs.Var(loadflags.Seconds{D: &opt.Pause}, "pause", "pause between steps, for the server to drain")
 	fs.IntVar(&opt.MaxSteps, "max-steps", 10, "steps in all, the seed included")
-	fs.StringVar(&out, "json", "", "write every step and capacity_rps as JSON to this file, - for stdout (see docs/results.md)")
+	fs.StringVar(&out, "json", "", "write every step and capacity_rps as JSON to `FILE`, - for stdout (see docs/results.md)")
 	thresholds := addThresholdFlags(fs, "the capacity's own step", "'rps>1000', 'p99<50ms'")
 	c.RunE = func(c *cobra.Command, args []string) error {
 		cfg, err := lf.config("capacity", args)

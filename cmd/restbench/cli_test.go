@@ -196,7 +196,7 @@ func TestK8sArgvParses(t *testing.T) {
 				argv[i] = k8s.Expand(argv[i], env)
 			}
 			var got load.Config
-			g := &globals{prepared: func(_ string, cfg load.Config) error { got = cfg; return errPrepared }}
+			g := &globals{prepared: func(cfg load.Config) error { got = cfg; return errPrepared }}
 			root := newRoot(g)
 			root.SetArgs(argv[1:])
 			if err := root.Execute(); err != errPrepared {

@@ -84,8 +84,8 @@ func newLoad(g *globals) *cobra.Command {
 	}
 	fs := c.Flags()
 	o.lf = addLoadFlags(fs, "duration of the measured part (default 10s, or none with -n)")
-	fs.StringVar(&o.json, "json", "", "write the full result as JSON to this file, - for stdout (see docs/results.md)")
-	fs.StringVar(&o.hlog, "hlog", "", "write the latency as an HdrHistogram interval log, one interval per second (wrk2's .hlog)")
+	fs.StringVar(&o.json, "json", "", "write the full result as JSON to `FILE`, - for stdout (see docs/results.md)")
+	fs.StringVar(&o.hlog, "hlog", "", "write the latency to `FILE` as an HdrHistogram interval log, one interval per second (wrk2's .hlog)")
 	fs.StringVar(&o.shard, "shard", "", "i/N: offer shard i (0-based) of a load N generators share; -R, -c and -n are the totals")
 	fs.StringVar(&o.startAt, "start-at", "", "open the measured window at this shared instant (RFC 3339 or epoch seconds)")
 	o.thresholds = addThresholdFlags(fs, "the load", "'p99<50ms', 'errors<0.1%', 'achieved>95%'")
@@ -144,7 +144,7 @@ func (o *loadRun) run(ctx context.Context, g *globals, args []string) error {
 		cfg.Begin = func(ctx context.Context) error { return waitUntil(ctx, start, cfg.Warmup) }
 	}
 	if g.prepared != nil {
-		return g.prepared("load", cfg)
+		return g.prepared(cfg)
 	}
 	if !g.quiet && term.IsTerminal(int(os.Stderr.Fd())) {
 		cfg.Progress = func(done int64, elapsed time.Duration) {

@@ -29,7 +29,7 @@ type globals struct {
 	// prepared, when set (by a test), is given the load that restbench
 	// load is about to run, and its error is load's: the argv internal/k8s
 	// builds is parsed without a load.
-	prepared func(cmd string, cfg load.Config) error
+	prepared func(load.Config) error
 }
 
 // newRoot builds the command tree; each call a fresh one, with its own
@@ -55,7 +55,7 @@ func newRoot(g *globals) *cobra.Command {
 		SilenceErrors:     true,
 		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
 	}
-	root.PersistentFlags().BoolVarP(&g.quiet, "quiet", "q", false, "print less: no progress line, bar or build log on stderr")
+	root.PersistentFlags().BoolVarP(&g.quiet, "quiet", "q", false, "print less: no progress line or bar, no build or install log, no step table (capacity)")
 	root.PersistentFlags().BoolVarP(&g.verbose, "verbose", "v", false, "print more where a command has more to say: every check's details (verify)")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageError("%s: %v (restbench %s -h lists the flags)", c.Name(), err, c.Name())
