@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -73,10 +72,7 @@ func newCapacity(g *globals) *cobra.Command {
 		}
 		// The step table is for people: on stderr with --json -, left out
 		// with -q.
-		var text io.Writer = os.Stdout
-		if jsonOut != nil && jsonOut.stdout {
-			text = os.Stderr
-		}
+		text := jsonOut.text()
 		steps := text
 		if g.quiet {
 			steps = io.Discard

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"time"
@@ -169,12 +168,7 @@ func (o *loadRun) run(ctx context.Context, g *globals, args []string) error {
 	if !start.IsZero() {
 		res.Settings.StartAt = start.UTC().Format(time.RFC3339Nano)
 	}
-	// With --json - stdout holds the JSON alone; what people read goes to
-	// stderr.
-	var text io.Writer = os.Stdout
-	if jsonOut != nil && jsonOut.stdout {
-		text = os.Stderr
-	}
+	text := jsonOut.text()
 	load.Print(text, res)
 	if jsonOut != nil {
 		if err := jsonOut.commit(res); err != nil {

@@ -56,6 +56,27 @@ func (o *jsonOutput) commit(v any) error {
 	return o.file.CommitJSON(v)
 }
 
+// write writes with encode: to stdout, or to the file, committed.
+func (o *jsonOutput) write(encode func(io.Writer) error) error {
+	if o.stdout {
+		return encode(os.Stdout)
+	}
+	if err := encode(o.file); err != nil {
+		o.file.Abort()
+		return err
+	}
+	return o.file.Commit()
+}
+
+// text is where a command prints what people read: stdout, unless the
+// JSON goes there (--json -).
+func (o *jsonOutput) text() io.Writer {
+	if o != nil && o.stdout {
+		return os.Stderr
+	}
+	return os.Stdout
+}
+
 func (o *jsonOutput) abort() {
 	if o != nil && o.file != nil {
 		o.file.Abort()

@@ -3,7 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
+	"io"
 	"strings"
 	"time"
 
@@ -29,7 +29,7 @@ func newVerify(g *globals) *cobra.Command {
 	}
 	f := &verifyFlags{}
 	fs := c.Flags()
-	fs.StringVar(&f.json, "json", "", "also write the results as JSON to `FILE`")
+	fs.StringVar(&f.json, "json", "", "also write the results as JSON to `FILE`, - for stdout (the table then goes to stderr)")
 	fs.StringVar(&f.filterSize, "filter-size", "200MB", "body size of the filter-memory check")
 	fs.StringVar(&f.maxRSS, "max-rss", "100MB", "bound on the server's memory in the filter-memory check")
 	fs.StringVar(&f.runtimes, "runtime", "", "comma-separated pinned runtimes to verify on (node@20,bun,go@1.22; restbench runtimes lists them); default: each implementation's default")
@@ -51,11 +51,11 @@ func (f *verifyFlags) verify(ctx context.Context, g *globals, ids []string) erro
 	if err != nil {
 		return usageError("verify: --max-rss: %v", err)
 	}
-	out, err := openOutput("verify", "--json", f.json)
+	out, err := openJSON("verify", f.json)
 	if err != nil {
 		return err
 	}
-	defer out.Abort()
+	defer out.abort()
 	m, lock, err := manifestAndRuntimes()
 	if err != nil {
 		return err
@@ -88,15 +88,13 @@ func (f *verifyFlags) verify(ctx context.Context, g *globals, ids []string) erro
 		results = append(results, v.Verify(ctx, c.im)...)
 	}
 	fmt.Fprintf(logTo(g), "verified %d implementation/runtime pairs in %s\n\n", len(combos), time.Since(start).Round(time.Second))
-	if err := contract.WriteTable(os.Stdout, results, g.verbose); err != nil {
+	if err := contract.WriteTable(out.text(), results, g.verbose); err != nil {
 		return err
 	}
 	if out != nil {
-		if err := contract.WriteJSON(out, results); err != nil {
+		write := func(w io.Writer) error { return contract.WriteJSON(w, results) }
+		if err := out.write(write); err != nil {
 			return fmt.Errorf("verify: --json %s: %w", f.json, err)
-		}
-		if err := out.Commit(); err != nil {
-			return fmt.Errorf("verify: --json: %w", err)
 		}
 	}
 	if ctx.Err() != nil {
