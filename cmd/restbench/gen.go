@@ -2,42 +2,42 @@ package main
 
 import (
 	"bufio"
-	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 
+	"github.com/spf13/cobra"
+
 	"restbench/internal/payload"
 )
 
-// cmdGen writes generated request bodies: `restbench gen filter --size 5MB`.
-func cmdGen(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("gen", flag.ContinueOnError)
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: restbench gen filter [--size 5MB] [--seed N] [-o FILE]\n\n"+
-			"Writes a /filter request body (docs/contract.md): a JSON array of records\n"+
-			"{name, language, id, bio, version}, the same bytes for the same size and seed.\n\n")
-		fs.PrintDefaults()
+// newGen writes generated request bodies: `restbench gen filter --size 5MB`.
+func newGen(*globals) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "gen [flags] filter",
+		Short: "generate request bodies (gen filter --size 5MB)",
+		Long: "Writes a /filter request body (docs/contract.md): a JSON array of records\n" +
+			"{name, language, id, bio, version}, the same bytes for the same size and seed.",
 	}
+	fs := c.Flags()
 	size := fs.String("size", "5MB", "body size (5MB, 200MB, 512KiB, or bytes)")
 	seed := fs.Int64("seed", 1, "seed: the same size and seed give the same bytes")
-	out := fs.String("o", "", "write to FILE instead of stdout")
-	rest, err := parseFlagsAndArgs(fs, args)
-	if err == flag.ErrHelp {
-		return nil
-	} else if err != nil {
-		return err
+	out := fs.StringP("out", "o", "", "write to `FILE` instead of stdout")
+	c.RunE = func(c *cobra.Command, args []string) error {
+		if err := wantArgs("gen", len(args) == 1 && args[0] == "filter", "name the body to generate: filter"); err != nil {
+			return err
+		}
+		return genFilter(*size, *seed, *out)
 	}
-	if len(rest) != 1 || rest[0] != "filter" {
-		fs.Usage()
-		return usageError("gen: name the body to generate: filter")
-	}
-	n, err := payload.ParseSize(*size)
+	return c
+}
+
+func genFilter(size string, seed int64, out string) error {
+	n, err := payload.ParseSize(size)
 	if err != nil {
 		return usageError("gen: --size: %v", err)
 	}
-	f, err := openOutput("gen", "-o", *out)
+	f, err := openOutput("gen", "--out", out)
 	if err != nil {
 		return err
 	}
@@ -48,15 +48,15 @@ func cmdGen(ctx context.Context, args []string) error {
 		bw = bufio.NewWriter(f)
 		w = bw
 	}
-	if err := payload.Filter(w, n, *seed); err != nil {
+	if err := payload.Filter(w, n, seed); err != nil {
 		return fmt.Errorf("gen filter: %w", err)
 	}
 	if f != nil {
 		if err := bw.Flush(); err != nil {
-			return fmt.Errorf("gen: -o %s: %w", *out, err)
+			return fmt.Errorf("gen: --out %s: %w", out, err)
 		}
 		if err := f.Commit(); err != nil {
-			return fmt.Errorf("gen: -o: %w", err)
+			return fmt.Errorf("gen: --out: %w", err)
 		}
 	}
 	return nil

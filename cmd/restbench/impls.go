@@ -1,37 +1,42 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/spf13/cobra"
+
 	"restbench/internal/impl"
 	"restbench/internal/runtimes"
 )
 
-// cmdImpls prints the manifest of implementations as a table.
-func cmdImpls(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("impls", flag.ContinueOnError)
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: restbench impls [--json]\n\nLists the implementations in %s.\n\nflags:\n", impl.ManifestPath)
-		fs.PrintDefaults()
+// newImpls prints the manifest of implementations as a table.
+func newImpls(*globals) *cobra.Command {
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "impls [flags]",
+		Short: "list the implementations of the server contract",
+		Long:  "Lists the implementations in " + impl.ManifestPath + ".",
+		RunE: func(c *cobra.Command, args []string) error {
+			if err := wantArgs("impls", len(args) == 0, "takes no arguments"); err != nil {
+				return err
+			}
+			return printImpls(asJSON)
+		},
 	}
-	asJSON := fs.Bool("json", false, "print the manifest as JSON ({root, implementations: [{id, language, start, env, ...}]}), for tools such as servers/node/harness.js")
-	if err := fs.Parse(args); err != nil {
-		return usageError("impls: %v", err)
-	}
-	if fs.NArg() > 0 {
-		return usageError("impls takes no arguments")
-	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print the manifest as JSON ({root, implementations: [{id, language, start, env, ...}]}), for tools such as servers/node/harness.js")
+	return c
+}
+
+func printImpls(asJSON bool) error {
 	m, lock, err := manifestAndRuntimes()
 	if err != nil {
 		return err
 	}
-	if *asJSON {
+	if asJSON {
 		enc := json.NewEncoder(os.Stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(m)

@@ -2,204 +2,115 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"math"
 	"os"
-	"strconv"
-	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
-	"restbench/internal/cpu"
 	"restbench/internal/load"
-	"restbench/internal/request"
+	"restbench/internal/loadflags"
 	"restbench/internal/result"
 )
 
-// headerList collects repeated -H flags.
-type headerList []string
-
-func (h *headerList) String() string     { return strings.Join(*h, ", ") }
-func (h *headerList) Set(v string) error { *h = append(*h, v); return nil }
-
-// seconds is a duration flag that also takes a plain number of seconds, as
-// wrk's -d 10 does.
-type seconds struct{ d *time.Duration }
-
-func (s seconds) String() string {
-	// Empty for zero, so -h shows the default written in the usage text
-	// instead of flag's "(default 0s)".
-	if s.d == nil || *s.d == 0 {
-		return ""
-	}
-	return s.d.String()
-}
-
-func (s seconds) Set(v string) error {
-	if f, err := strconv.ParseFloat(v, 64); err == nil {
-		*s.d = time.Duration(f * float64(time.Second))
-		return nil
-	}
-	d, err := time.ParseDuration(v)
-	if err != nil {
-		return fmt.Errorf("%q is not a duration (write 10s, 500ms or 10)", v)
-	}
-	*s.d = d
-	return nil
-}
-
-// loadFlags are the flags of one load that load and capacity share: the
-// connections, the request and the generator's placement.
+// loadFlags are the flags of one load that load and capacity share
+// (internal/loadflags: the connections, the request, the generator's
+// placement), bound to cfg.
 type loadFlags struct {
-	fs              *flag.FlagSet
-	cfg             load.Config
-	headers         headerList
-	body, mix, cpus string
-	noKeepAlive     bool
+	fs  *pflag.FlagSet
+	cfg load.Config
 }
 
 // addLoadFlags registers the shared flags on fs; -d's meaning is the
-// caller's (the whole load, or one step of a search).
-func addLoadFlags(fs *flag.FlagSet, durationUsage string) *loadFlags {
+// caller's (the whole load, or one step of a search). except names the
+// flags the caller does not take.
+func addLoadFlags(fs *pflag.FlagSet, durationUsage string, except ...string) *loadFlags {
 	f := &loadFlags{fs: fs}
-	cfg := &f.cfg
-	fs.IntVar(&cfg.Connections, "c", 10, "connections")
-	fs.Var(seconds{&cfg.Duration}, "d", durationUsage)
-	fs.Var(seconds{&cfg.Warmup}, "warmup", "warm-up before the measured part, reported separately")
-	fs.IntVar(&cfg.MaxConnections, "max-connections", 0, "open loop: open more connections, up to this many, when every one is busy (default: -c, a fixed set as in wrk2)")
-	fs.StringVar(&cfg.Method, "m", "", "request method (default GET, or POST with -b)")
-	fs.Var(&f.headers, "H", "request header 'Name: value' (repeatable)")
-	fs.StringVar(&f.body, "b", "", "request body: @file or a literal")
-	fs.BoolVar(&f.noKeepAlive, "no-keepalive", false, "a new TCP connection per request (ab without -k)")
-	fs.IntVar(&cfg.MaxDialing, "max-dialing", load.DefaultMaxDialing, "keep-alive: connections on their way in at most (handshakes, plus the server's accept queue on loopback) while the pool opens, before the clock starts (wrk opens all at once: give -c for the nearest)")
-	fs.StringVar(&f.mix, "mix", "", "YAML file of weighted targets {name, method, path, headers, body, weight}")
-	fs.IntVar(&cfg.Expect, "expect", 200, "expected status of every response")
-	fs.BoolVar(&cfg.ExpectJSON, "expect-json", false, "every response body must be valid JSON")
-	cfg.Timeout = 30 * time.Second
-	fs.Var(seconds{&cfg.Timeout}, "timeout", "per-request timeout")
-	fs.StringVar(&f.cpus, "cpus", "", "pin the generator's threads to these CPUs, e.g. 1 or 2-3")
-	fs.IntVar(&cfg.Threads, "t", 0, "event-loop threads (default: one per usable CPU)")
-	fs.BoolVar(&cfg.AllowRemote, "allow-remote", false, "permit a target that is not loopback")
+	loadflags.Register(fs, &f.cfg, durationUsage, except...)
 	return f
 }
 
-// parseURLAndFlags parses args, whose flags may also follow the URL (wrk
-// and ab take them before it), and returns the one URL. The flag package's
-// own messages are silenced: one error line is enough. After -h it prints
-// the usage and returns "" and no error.
-func parseURLAndFlags(fs *flag.FlagSet, args []string) (string, error) {
-	fs.SetOutput(io.Discard)
-	rest, err := parseFlagsAndArgs(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fs.SetOutput(os.Stderr)
-		fs.Usage()
-		return "", nil
-	}
-	if err != nil {
-		return "", err
-	}
-	if len(rest) != 1 {
-		return "", usageError("%s: want exactly one URL, got %d (usage: restbench %s [flags] URL; -h lists the flags)", fs.Name(), len(rest), fs.Name())
-	}
-	return rest[0], nil
-}
-
-// config is the load the flags describe, against url. A value no load can
-// have (-c 0, -d -1s, a URL without http://) is a usage error that names
-// the flag and what it allows: it never falls back to a default unseen.
-func (f *loadFlags) config(cmd, url string) (load.Config, error) {
+// config is the load the flags describe, against the one URL of args. A
+// value no load can have (-c 0, -d -1s, a URL without http://) is a usage
+// error that names the flag and what it allows: it never falls back to a
+// default unseen.
+func (f *loadFlags) config(cmd string, args []string) (load.Config, error) {
 	cfg := f.cfg
-	given := func(name string) bool { return flagSet(f.fs, name) }
-	for _, c := range []rangeCheck{
-		{"c", cfg.Connections < 1, "1 or more connections"},
-		{"d", given("d") && cfg.Duration <= 0, "a positive duration, e.g. 10s"},
-		{"warmup", cfg.Warmup < 0, "0 or a positive duration"},
-		{"timeout", cfg.Timeout <= 0, "a positive duration, e.g. 30s"},
-		{"t", given("t") && cfg.Threads < 1, "1 or more threads (leave it out for one per usable CPU)"},
-		{"max-connections", given("max-connections") && cfg.MaxConnections < cfg.Connections, fmt.Sprintf("at least -c %d", cfg.Connections)},
-		{"expect", cfg.Expect < 100 || cfg.Expect > 599, "an HTTP status, 100 to 599"},
-	} {
-		if err := c.check(cmd, f.fs); err != nil {
-			return cfg, err
-		}
+	if err := wantArgs(cmd, len(args) == 1, fmt.Sprintf("want exactly one URL, got %d", len(args))); err != nil {
+		return cfg, err
 	}
-	if err := load.CheckURL(url, cfg.AllowRemote); err != nil {
+	given := f.fs.Changed
+	if err := checkRanges(cmd, f.fs,
+		rangeCheck{"connections", cfg.Connections < 1, "1 or more connections"},
+		rangeCheck{"duration", given("duration") && cfg.Duration <= 0, "a positive duration, e.g. 10s"},
+		rangeCheck{"warmup", cfg.Warmup < 0, "0 or a positive duration"},
+		rangeCheck{"timeout", cfg.Timeout <= 0, "a positive duration, e.g. 30s"},
+		rangeCheck{"threads", given("threads") && cfg.Threads < 1, "1 or more threads (leave it out for one per usable CPU)"},
+		rangeCheck{"max-connections", given("max-connections") && cfg.MaxConnections < cfg.Connections, fmt.Sprintf("at least -c %d", cfg.Connections)},
+		rangeCheck{"expect", cfg.Expect < 100 || cfg.Expect > 599, "an HTTP status, 100 to 599"},
+	); err != nil {
+		return cfg, err
+	}
+	if err := load.CheckURL(args[0], cfg.AllowRemote); err != nil {
 		return cfg, usageError("%s: %v", cmd, err)
 	}
-	cfg.URL = url
-	cfg.Headers = f.headers
-	cfg.KeepAlive = !f.noKeepAlive
-	var err error
-	if f.body != "" {
-		if cfg.Body, err = load.ReadBody(f.body); err != nil {
-			return cfg, usageError("%s: -b %s: %v", cmd, f.body, err)
-		}
-	}
-	if f.mix != "" {
-		if cfg.Mix, err = load.ParseMix(f.mix); err != nil {
-			return cfg, usageError("%s: %v", cmd, err)
-		}
-		cfg.MixFile = f.mix
-	}
-	if f.cpus != "" {
-		if cfg.CPUs, err = cpu.ParseList(f.cpus); err != nil {
-			return cfg, usageError("%s: --cpus: %v", cmd, err)
-		}
-	}
+	cfg.URL = args[0]
 	return cfg, nil
 }
 
-func cmdLoad(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("load", flag.ContinueOnError)
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: restbench load [flags] URL\n\n"+
-			"Closed loop like wrk/ab by default; -R gives an open loop at a constant rate whose latency\n"+
-			"counts from each request's intended send time (wrk2). Flags may also follow the URL.\n\n")
-		fs.PrintDefaults()
-	}
-	lf := addLoadFlags(fs, "duration of the measured part (default 10s, or none with -n)")
-	var rate float64
-	var maxRequests int64
-	var probe, out string
-	fs.Int64Var(&maxRequests, "n", 0, "stop after this many requests (like ab -n)")
-	fs.Float64Var(&rate, "R", 0, "open loop: constant rate in requests/s (wrk2); 0 for a closed loop")
-	fs.StringVar(&probe, "probe", "", "heartbeat PATH@INTERVAL on its own connection, e.g. /status@5s")
-	fs.StringVar(&out, "json", "", "write the full result as JSON to this file (see docs/results.md)")
-	quiet := fs.Bool("q", false, "no progress line")
-	shardFlag := fs.String("shard", "", "i/N: offer shard i (0-based) of a load N generators share; -R, -c and -n are the totals")
-	startAt := fs.String("start-at", "", "open the measured window at this shared instant (RFC 3339 or epoch seconds)")
-	hlog := fs.String("hlog", "", "write the latency as an HdrHistogram interval log, one interval per second (wrk2's .hlog)")
-	thresholds := addThresholdFlags(fs, "the load", "'p99<50ms', 'errors<0.1%', 'achieved>95%'")
+const loadUsage = `Closed loop like wrk/ab by default; -R gives an open loop at a constant rate whose latency
+counts from each request's intended send time (wrk2). Flags may also follow the URL.
+--json - writes the result to stdout (the summary then goes to stderr); restbench report
+FILE.json prints a saved result again.`
 
-	url, err := parseURLAndFlags(fs, args)
-	if url == "" {
-		return err
+// loadRun is what restbench load parses besides the load itself.
+type loadRun struct {
+	lf                         *loadFlags
+	json, hlog, shard, startAt string
+	thresholds                 *thresholdFlags
+}
+
+func newLoad(g *globals) *cobra.Command {
+	o := &loadRun{}
+	c := &cobra.Command{
+		Use:   "load [flags] URL",
+		Short: "generate HTTP load against a URL (wrk/wrk2/ab-like)",
+		Long:  loadUsage,
+		RunE:  func(c *cobra.Command, args []string) error { return o.run(c.Context(), g, args) },
 	}
-	cfg, err := lf.config("load", url)
+	fs := c.Flags()
+	o.lf = addLoadFlags(fs, "duration of the measured part (default 10s, or none with -n)")
+	fs.StringVar(&o.json, "json", "", "write the full result as JSON to `FILE`, - for stdout (see docs/results.md)")
+	fs.StringVar(&o.hlog, "hlog", "", "write the latency to `FILE` as an HdrHistogram interval log, one interval per second (wrk2's .hlog)")
+	fs.StringVar(&o.shard, "shard", "", "i/N: offer shard i (0-based) of a load N generators share; -R, -c and -n are the totals")
+	fs.StringVar(&o.startAt, "start-at", "", "open the measured window at this shared instant (RFC 3339 or epoch seconds)")
+	o.thresholds = addThresholdFlags(fs, "the load", "'p99<50ms', 'errors<0.1%', 'achieved>95%'")
+	return c
+}
+
+func (o *loadRun) run(ctx context.Context, g *globals, args []string) error {
+	fs := o.lf.fs
+	cfg, err := o.lf.config("load", args)
 	if err != nil {
 		return err
 	}
-	for _, c := range []rangeCheck{
-		{"n", flagSet(fs, "n") && maxRequests < 1, "1 or more requests (leave it out to run for -d)"},
-		{"R", rate < 0 || math.IsInf(rate, 0) || math.IsNaN(rate), "a positive rate in requests/s, or 0 for a closed loop"},
-	} {
-		if err := c.check("load", fs); err != nil {
-			return err
-		}
+	if err := checkRanges("load", fs,
+		rangeCheck{"requests", fs.Changed("requests") && cfg.MaxRequests < 1, "1 or more requests (leave it out to run for -d)"},
+		rangeCheck{"rate", cfg.Rate < 0 || math.IsInf(cfg.Rate, 0) || math.IsNaN(cfg.Rate), "a positive rate in requests/s, or 0 for a closed loop"},
+	); err != nil {
+		return err
 	}
-	cfg.Rate, cfg.MaxRequests = rate, maxRequests
 	// The output files are opened before the load: a folder that cannot be
 	// written fails now, not after a 10-minute load.
-	jsonOut, err := openOutput("load", "--json", out)
+	jsonOut, err := openJSON("load", o.json)
 	if err != nil {
 		return err
 	}
-	defer jsonOut.Abort()
-	hlogOut, err := openOutput("load", "--hlog", *hlog)
+	defer jsonOut.abort()
+	hlogOut, err := openOutput("load", "--hlog", o.hlog)
 	if err != nil {
 		return err
 	}
@@ -207,19 +118,14 @@ func cmdLoad(ctx context.Context, args []string) error {
 	if hlogOut != nil {
 		cfg.Hlog = hlogOut
 	}
-	for _, t := range thresholds.list {
+	for _, t := range o.thresholds.list {
 		if t.NeedsRate() && cfg.Rate == 0 {
 			return usageError("load: --threshold %s needs an open loop: give -R", t.Text)
 		}
 	}
-	if probe != "" {
-		if cfg.Probe, cfg.ProbeEvery, err = parseProbe(probe); err != nil {
-			return usageError("load: %v", err)
-		}
-	}
 	var sh shard
-	if *shardFlag != "" {
-		if sh, err = parseShard(*shardFlag); err != nil {
+	if o.shard != "" {
+		if sh, err = parseShard(o.shard); err != nil {
 			return usageError("load: %v", err)
 		}
 		if err := sh.apply(&cfg); err != nil {
@@ -227,8 +133,8 @@ func cmdLoad(ctx context.Context, args []string) error {
 		}
 	}
 	var start time.Time
-	if *startAt != "" {
-		if start, err = parseStartAt(*startAt); err != nil {
+	if o.startAt != "" {
+		if start, err = parseStartAt(o.startAt); err != nil {
 			return usageError("load: %v", err)
 		}
 		// The wait comes after the keep-alive pool opens (load.Config.Begin),
@@ -236,7 +142,10 @@ func cmdLoad(ctx context.Context, args []string) error {
 		// pool took.
 		cfg.Begin = func(ctx context.Context) error { return waitUntil(ctx, start, cfg.Warmup) }
 	}
-	if !*quiet && term.IsTerminal(int(os.Stderr.Fd())) {
+	if g.prepared != nil {
+		return g.prepared(cfg)
+	}
+	if !g.quiet && term.IsTerminal(int(os.Stderr.Fd())) {
 		cfg.Progress = func(done int64, elapsed time.Duration) {
 			rps := 0.0
 			if elapsed > 0 {
@@ -246,7 +155,6 @@ func cmdLoad(ctx context.Context, args []string) error {
 		}
 	}
 
-	began := time.Now()
 	res, runErr := load.Run(ctx, cfg)
 	if cfg.Progress != nil {
 		fmt.Fprint(os.Stderr, "\r\033[K")
@@ -254,18 +162,16 @@ func cmdLoad(ctx context.Context, args []string) error {
 	if res == nil {
 		return fmt.Errorf("load: %w", runErr)
 	}
-	if *shardFlag != "" {
+	if o.shard != "" {
 		res.Settings.Shard = sh.String()
 	}
 	if !start.IsZero() {
 		res.Settings.StartAt = start.UTC().Format(time.RFC3339Nano)
 	}
-	if res.WindowStart.IsZero() { // a generator that does not record it yet
-		res.WindowStart = began.Add(cfg.Warmup).UTC()
-	}
-	load.Print(os.Stdout, res)
+	text := jsonOut.text()
+	load.Print(text, res)
 	if jsonOut != nil {
-		if err := jsonOut.CommitJSON(res); err != nil {
+		if err := jsonOut.commit(res); err != nil {
 			return fmt.Errorf("load: --json: %w", err)
 		}
 	}
@@ -280,20 +186,7 @@ func cmdLoad(ctx context.Context, args []string) error {
 	if runErr != nil {
 		return runErr // context.Canceled after Ctrl-C: main exits 130
 	}
-	return thresholds.check("load", res)
-}
-
-// parseProbe reads --probe PATH@INTERVAL (/status@5s).
-func parseProbe(s string) (string, time.Duration, error) {
-	path, every, ok := strings.Cut(s, "@")
-	d, err := time.ParseDuration(every)
-	if !ok || err != nil || d <= 0 {
-		return "", 0, fmt.Errorf("--probe %q: write it as PATH@INTERVAL, e.g. /status@5s", s)
-	}
-	if err := request.CheckPath(path); err != nil {
-		return "", 0, fmt.Errorf("--probe %q: %v", s, err)
-	}
-	return path, d, nil
+	return o.thresholds.check(text, "load", res)
 }
 
 // noResponse is the error of a load that got no response at all, saying

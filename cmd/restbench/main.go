@@ -2,6 +2,11 @@
 // (docs/contract.md): a load generator, a conformance checker, a suite runner
 // and a report. Each subcommand lives in its own file and only parses flags
 // and wires the internal packages together.
+//
+// Every command follows one convention (cobra and pflag): flags may come
+// before, between or after the arguments; -h and --help print the usage
+// and exit 0; -q prints less and -v more; an output path is --out (or
+// --json, --hlog for a format); a usage error exits 2 naming the flag.
 package main
 
 import (
@@ -11,26 +16,67 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"restbench/internal/load"
 )
 
-type command struct {
-	name    string
-	summary string
-	run     func(ctx context.Context, args []string) error
+// globals are the flags every command takes.
+type globals struct {
+	quiet, verbose bool
+	args           []string // the command line after restbench, for the record
+	// prepared, when set (by a test), is given the load that restbench
+	// load is about to run, and its error is load's: the argv internal/k8s
+	// builds is parsed without a load.
+	prepared func(load.Config) error
 }
 
-var commands = []command{
-	{"load", "generate HTTP load against a URL (wrk/wrk2/ab-like)", cmdLoad},
-	{"capacity", "find the highest open-loop rate a server sustains", cmdCapacity},
-	{"verify", "check implementations against the server contract", cmdVerify},
-	{"run", "run benchmark suites (suites/*.yaml)", cmdRun},
-	{"report", "render tables and charts from a results folder", cmdReport},
-	{"compare", "compare two results folders run by run", cmdCompare},
-	{"merge", "add up the results of generators that ran at the same time", cmdMerge},
-	{"k8s", "render the Kubernetes manifests of one suite cell", cmdK8s},
-	{"impls", "list the implementations of the server contract", cmdImpls},
-	{"runtimes", "list the pinned runtimes (Node, Bun, Deno, Go) and which are installed", cmdRuntimes},
-	{"gen", "generate request bodies (gen filter --size 5MB)", cmdGen},
+// newRoot builds the command tree; each call a fresh one, with its own
+// flag values (the tests run many) in g.
+func newRoot(g *globals) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "restbench <command> [flags] [args]",
+		Short: "benchmark HTTP servers that serve one contract (docs/contract.md)",
+		// A bare restbench prints the commands and exits 2, as any usage
+		// error does; a name that is no command is one.
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usageError("unknown command %q (restbench -h lists them)", args[0])
+			}
+			return nil
+		},
+		RunE: func(c *cobra.Command, _ []string) error {
+			c.SetOut(c.ErrOrStderr())
+			c.Usage()
+			return usageError("name a command")
+		},
+		SilenceUsage:      true,
+		SilenceErrors:     true,
+		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
+	}
+	root.PersistentFlags().BoolVarP(&g.quiet, "quiet", "q", false, "print less: no progress line or bar, no build or install log, no step table (capacity)")
+	root.PersistentFlags().BoolVarP(&g.verbose, "verbose", "v", false, "print more where a command has more to say: every check's details (verify)")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usageError("%s: %v (restbench %s -h lists the flags)", c.Name(), err, c.Name())
+	})
+	cobra.EnableCommandSorting = false // the pipeline's order, as the README lists them
+	root.AddCommand(
+		newLoad(g), newCapacity(g), newVerify(g), newRun(g), newReport(g), newCompare(g),
+		newMerge(g), newK8s(g), newImpls(g), newRuntimes(g), newGen(g),
+	)
+	for _, c := range root.Commands() {
+		// Flag names print as people write them: -c, --max-connections.
+		c.Flags().SortFlags = false
+	}
+	return root
+}
+
+// execute runs the command args name, as main does with os.Args[1:].
+func execute(ctx context.Context, args []string) error {
+	root := newRoot(&globals{args: args})
+	root.SetArgs(args)
+	return root.ExecuteContext(ctx)
 }
 
 // exitError carries a specific exit status (2 for usage, 130 for Ctrl-C).
@@ -46,37 +92,14 @@ func usageError(format string, a ...any) error {
 	return &exitError{2, fmt.Errorf(format, a...)}
 }
 
-func usage() {
-	fmt.Fprintf(os.Stderr, "usage: restbench <command> [flags] [args]\n\ncommands:\n")
-	for _, c := range commands {
-		fmt.Fprintf(os.Stderr, "  %-8s %s\n", c.name, c.summary)
-	}
-	fmt.Fprintf(os.Stderr, "\nrestbench <command> -h shows a command's flags.\n")
-}
-
 func main() {
-	if len(os.Args) < 2 || os.Args[1] == "-h" || os.Args[1] == "--help" || os.Args[1] == "help" {
-		usage()
-		if len(os.Args) < 2 {
-			os.Exit(2)
-		}
-		return
-	}
 	// Ctrl-C and SIGTERM cancel the context; every command stops its children
 	// and keeps what it has written, then main exits 130.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	for _, c := range commands {
-		if c.name != os.Args[1] {
-			continue
-		}
-		code := exitCode(ctx, c.run(ctx, os.Args[2:]))
-		stop()
-		os.Exit(code)
-	}
-	fmt.Fprintf(os.Stderr, "restbench: unknown command %q\n\n", os.Args[1])
-	usage()
-	os.Exit(2)
+	code := exitCode(ctx, execute(ctx, os.Args[1:]))
+	stop()
+	os.Exit(code)
 }
 
 func exitCode(ctx context.Context, err error) int {
@@ -96,4 +119,12 @@ func exitCode(ctx context.Context, err error) int {
 		return ee.code
 	}
 	return 1
+}
+
+// wantArgs is a usage error unless ok: say tells what to give.
+func wantArgs(cmd string, ok bool, say string) error {
+	if ok {
+		return nil
+	}
+	return usageError("%s: %s (restbench %s -h shows the usage)", cmd, say, cmd)
 }

@@ -1,62 +1,71 @@
 package main
 
 import (
-	"context"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/spf13/cobra"
 
 	"restbench/internal/merge"
 	"restbench/internal/result"
 	"restbench/internal/suite"
 )
 
-func cmdMerge(_ context.Context, args []string) error {
-	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: restbench merge [flags] A.json B.json ...\n\n"+
-			"Adds up load results (restbench load --json) that several generators measured at the same time\n"+
-			"against one server (restbench load --start-at T --shard i/N): histograms, counts, targets,\n"+
-			"timelines and rates. With --trial-dir it files the merge as a suite's trial for restbench report.\n\n")
-		fs.PrintDefaults()
+func newMerge(g *globals) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "merge [flags] A.json B.json ...",
+		Short: "add up the results of generators that ran at the same time",
+		Long: "Adds up load results (restbench load --json) that several generators measured at the same time\n" +
+			"against one server (restbench load --start-at T --shard i/N): histograms, counts, targets,\n" +
+			"timelines and rates. With --trial-dir it files the merge as a suite's trial for restbench report.",
 	}
-	out := fs.String("o", "", "write the merged load result here")
-	suiteFile := fs.String("suite", "", "with --trial-dir: the suite file the cell belongs to")
-	scale := fs.String("scale", "", "with --trial-dir: the suite's scale (default standard)")
-	runID := fs.String("run", "", "with --trial-dir: the run id (experiment/label) of the cell")
-	trialN := fs.Int("trial", 1, "with --trial-dir: the trial number")
-	trialDir := fs.String("trial-dir", "", "write suite.json and the trial file into this results folder")
-	files, err := parseFlagsAndArgs(fs, args)
-	if err == flag.ErrHelp {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	if len(files) == 0 || *out == "" && *trialDir == "" {
-		return usageError("merge: give the result files and -o merged.json or --trial-dir DIR (restbench merge -h)")
-	}
-	if *trialDir != "" && (*suiteFile == "" || *runID == "") {
-		return usageError("merge: --trial-dir needs --suite FILE and --run ID")
-	}
-	if err := (rangeCheck{"trial", *trialN < 1, "1 or more"}).check("merge", fs); err != nil {
-		return err
-	}
-	mergeOut, err := openOutput("merge", "-o", *out)
-	if err != nil {
-		return err
-	}
-	defer mergeOut.Abort()
-	if *trialDir != "" {
-		if err := checkOutputDir("merge", "--trial-dir", *trialDir); err != nil {
+	f := &mergeFlags{}
+	fs := c.Flags()
+	fs.StringVarP(&f.out, "out", "o", "", "write the merged load result to this `FILE`")
+	fs.StringVar(&f.suite, "suite", "", "with --trial-dir: the suite file the cell belongs to")
+	fs.StringVar(&f.scale, "scale", "", "with --trial-dir: the suite's scale (default standard)")
+	fs.StringVar(&f.run, "run", "", "with --trial-dir: the run id (experiment/label) of the cell")
+	fs.IntVar(&f.trial, "trial", 1, "with --trial-dir: the trial number")
+	fs.StringVar(&f.trialDir, "trial-dir", "", "write suite.json and the trial file into this results folder")
+	c.RunE = func(c *cobra.Command, files []string) error {
+		if err := wantArgs("merge", len(files) > 0 && (f.out != "" || f.trialDir != ""), "give the result files and --out merged.json or --trial-dir DIR"); err != nil {
 			return err
 		}
+		if f.trialDir != "" && (f.suite == "" || f.run == "") {
+			return usageError("merge: --trial-dir needs --suite FILE and --run ID")
+		}
+		if err := (rangeCheck{"trial", f.trial < 1, "1 or more"}).check("merge", fs); err != nil {
+			return err
+		}
+		mergeOut, err := openOutput("merge", "--out", f.out)
+		if err != nil {
+			return err
+		}
+		defer mergeOut.Abort()
+		if f.trialDir != "" {
+			if err := checkOutputDir("merge", "--trial-dir", f.trialDir); err != nil {
+				return err
+			}
+		}
+		return f.merge(files, mergeOut)
 	}
+	return c
+}
+
+// mergeFlags are restbench merge's flags.
+type mergeFlags struct {
+	out, suite, scale, run, trialDir string
+	trial                            int
+}
+
+// merge adds up the load results in files, writing the merge to mergeOut
+// (when not nil) and, with --trial-dir, as the suite's trial there.
+func (f *mergeFlags) merge(files []string, mergeOut *result.AtomicFile) error {
 	loads := make([]*result.Load, len(files))
-	for i, f := range files {
+	for i, file := range files {
 		loads[i] = new(result.Load)
-		if err := result.ReadJSON(f, loads[i]); err != nil {
+		if err := result.ReadJSON(file, loads[i]); err != nil {
 			return fmt.Errorf("merge: %w", err)
 		}
 	}
@@ -66,22 +75,22 @@ func cmdMerge(_ context.Context, args []string) error {
 	}
 	if mergeOut != nil {
 		if err := mergeOut.CommitJSON(m); err != nil {
-			return fmt.Errorf("merge: -o: %w", err)
+			return fmt.Errorf("merge: --out: %w", err)
 		}
 	}
-	if *trialDir != "" {
-		s, err := suite.Load(*suiteFile, suite.Options{Scale: *scale})
+	if f.trialDir != "" {
+		s, err := suite.Load(f.suite, suite.Options{Scale: f.scale})
 		if err != nil {
 			return err
 		}
-		t, err := merge.Trial(s, *runID, *trialN, m, result.PlacementHosts)
+		t, err := merge.Trial(s, f.run, f.trial, m, result.PlacementHosts)
 		if err != nil {
 			return fmt.Errorf("merge: %w", err)
 		}
-		if err := result.WriteJSON(filepath.Join(*trialDir, result.SuiteFile), s.Info); err != nil {
+		if err := result.WriteJSON(filepath.Join(f.trialDir, result.SuiteFile), s.Info); err != nil {
 			return err
 		}
-		if err := result.WriteJSON(filepath.Join(*trialDir, result.TrialFile(t.Run, t.Trial)), t); err != nil {
+		if err := result.WriteJSON(filepath.Join(f.trialDir, result.TrialFile(t.Run, t.Trial)), t); err != nil {
 			return err
 		}
 	}

@@ -5,9 +5,10 @@ import (
 	"testing"
 
 	"restbench/internal/load"
+	"restbench/internal/loadflags"
 )
 
-// FuzzProbe feeds parseProbe what a user may give --probe: a path and a
+// FuzzProbe feeds loadflags.ParseProbe what a user may give --probe: a path and a
 // positive interval, or an error; a probe it accepts is a request the
 // generator can build against a URL.
 func FuzzProbe(f *testing.F) {
@@ -15,7 +16,7 @@ func FuzzProbe(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		path, every, err := parseProbe(s)
+		path, every, err := loadflags.ParseProbe(s)
 		if err != nil {
 			return
 		}

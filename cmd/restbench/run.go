@@ -2,14 +2,14 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
 	"restbench/internal/runner"
@@ -18,43 +18,50 @@ import (
 	"restbench/internal/verdict"
 )
 
-// cmdRun runs suite files: restbench run suites/heysphere.yaml --scale quick.
-func cmdRun(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	scale := fs.String("scale", suite.DefaultScale, "run length: "+strings.Join(suite.Scales, ", "))
-	out := fs.String("out", "results", "results root: results land in OUT/<suite>/<timestamp>/")
-	resume := fs.Bool("resume", false, "continue the newest results folder of each suite, skipping finished trials")
-	only := fs.String("only", "", "run only the runs whose id matches this glob or contains this text")
-	trials := fs.Int("trials", 0, "trials per run (default: as the suite says, usually 3)")
-	ready := fs.Duration("ready-timeout", 20*time.Second, "how long a server may take to answer GET /status")
-	maxRuns := fs.Int("max-runs", suite.DefaultMaxRuns, "refuse a suite with more runs than this at any scale, counted before it is expanded (a typo in a matrix can make billions)")
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: restbench run [flags] SUITE.yaml...\n\n"+
-			"Runs benchmark suites (docs/suites.md) and writes one JSON per trial;\n"+
-			"restbench report then turns them into tables and charts.\n\nflags:\n")
-		fs.PrintDefaults()
+// newRun runs suite files: restbench run suites/heysphere.yaml --scale quick.
+func newRun(g *globals) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "run [flags] SUITE.yaml...",
+		Short: "run benchmark suites (suites/*.yaml)",
+		Long: "Runs benchmark suites (docs/suites.md) and writes one JSON per trial;\n" +
+			"restbench report then turns them into tables and charts.",
 	}
-	files, err := parseFlagsAndArgs(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		return nil
+	f := &runFlags{}
+	fs := c.Flags()
+	fs.StringVar(&f.scale, "scale", suite.DefaultScale, "run length: "+strings.Join(suite.Scales, ", "))
+	fs.StringVar(&f.out, "out", "results", "results root: results land in OUT/<suite>/<timestamp>/")
+	fs.BoolVar(&f.resume, "resume", false, "continue the newest results folder of each suite, skipping finished trials")
+	fs.StringVar(&f.only, "only", "", "run only the runs whose id matches this glob or contains this text")
+	fs.IntVar(&f.trials, "trials", 0, "trials per run (default: as the suite says, usually 3)")
+	fs.DurationVar(&f.ready, "ready-timeout", 20*time.Second, "how long a server may take to answer GET /status")
+	fs.IntVar(&f.maxRuns, "max-runs", suite.DefaultMaxRuns, "refuse a suite with more runs than this at any scale, counted before it is expanded (a typo in a matrix can make billions)")
+	c.RunE = func(c *cobra.Command, files []string) error {
+		return runSuites(c.Context(), g, files, f, fs)
 	}
-	if err != nil {
+	return c
+}
+
+// runFlags are restbench run's flags.
+type runFlags struct {
+	scale, out, only string
+	resume           bool
+	trials, maxRuns  int
+	ready            time.Duration
+}
+
+func runSuites(ctx context.Context, g *globals, files []string, f *runFlags, fs *pflag.FlagSet) error {
+	if err := wantArgs("run", len(files) > 0, "name at least one suite file, e.g. restbench run suites/dotchev-echo.yaml"); err != nil {
 		return err
 	}
-	if len(files) == 0 {
-		return usageError("run: name at least one suite file, e.g. restbench run suites/dotchev-echo.yaml")
+	if err := checkRanges("run", fs,
+		rangeCheck{"trials", fs.Changed("trials") && f.trials < 1, "1 or more trials per run (leave it out for the suite's)"},
+		rangeCheck{"ready-timeout", f.ready <= 0, "a positive duration, e.g. 20s"},
+		rangeCheck{"max-runs", f.maxRuns < 1, "1 or more runs"},
+		rangeCheck{"scale", !slices.Contains(suite.Scales, f.scale), strings.Join(suite.Scales, ", ")},
+	); err != nil {
+		return err
 	}
-	for _, c := range []rangeCheck{
-		{"trials", flagSet(fs, "trials") && *trials < 1, "1 or more trials per run (leave it out for the suite's)"},
-		{"ready-timeout", *ready <= 0, "a positive duration, e.g. 20s"},
-		{"max-runs", *maxRuns < 1, "1 or more runs"},
-		{"scale", !slices.Contains(suite.Scales, *scale), strings.Join(suite.Scales, ", ")},
-	} {
-		if err := c.check("run", fs); err != nil {
-			return err
-		}
-	}
-	if err := checkOutputDir("run", "--out", *out); err != nil {
+	if err := checkOutputDir("run", "--out", f.out); err != nil {
 		return err
 	}
 	m, lock, err := manifestAndRuntimes()
@@ -64,27 +71,27 @@ func cmdRun(ctx context.Context, args []string) error {
 	// Load every suite first: a typo in the last file should not wait for
 	// the first one to finish.
 	var suites []*suite.Suite
-	for _, f := range files {
-		s, err := suite.Load(f, suite.Options{Scale: *scale, Impls: m.IDs(), Languages: m.Languages(), MaxRuns: *maxRuns})
+	for _, file := range files {
+		s, err := suite.Load(file, suite.Options{Scale: f.scale, Impls: m.IDs(), Languages: m.Languages(), MaxRuns: f.maxRuns})
 		if err != nil {
 			return err
 		}
-		if _, err := runner.Select(s.Runs, *only); err != nil {
-			return usageError("run: %s: %v", f, err)
+		if _, err := runner.Select(s.Runs, f.only); err != nil {
+			return usageError("run: %s: %v", file, err)
 		}
 		suites = append(suites, s)
 	}
 	// Whatever happens below, no server outlives restbench.
 	defer server.StopAll(3 * time.Second)
-	bar := term.IsTerminal(int(os.Stderr.Fd()))
+	bar := !g.quiet && term.IsTerminal(int(os.Stderr.Fd()))
 	var dirs []string
 	failed := 0
 	for _, s := range suites {
 		fmt.Fprintf(os.Stderr, "== %s (%s) at %s scale: %d runs\n", s.Name, s.File, s.Scale, len(s.Runs))
 		o, err := runner.Run(ctx, s, runner.Options{
-			Manifest: m, Runtimes: lock, Out: *out, Resume: *resume, Only: *only, Trials: *trials,
-			Command: "restbench run " + strings.Join(args, " "), ReadyTimeout: *ready,
-			Log: os.Stderr, BuildLog: os.Stderr, Bar: bar,
+			Manifest: m, Runtimes: lock, Out: f.out, Resume: f.resume, Only: f.only, Trials: f.trials,
+			Command: "restbench " + strings.Join(g.args, " "), ReadyTimeout: f.ready,
+			Log: os.Stderr, BuildLog: logTo(g), Bar: bar,
 			// Rounds go on past the suite's trials, up to max_trials and
 			// time_cap, while a published conclusion is still undecided.
 			Enough: verdict.StopRule(s.Info),
@@ -107,7 +114,7 @@ func cmdRun(ctx context.Context, args []string) error {
 			return err
 		}
 	}
-	fmt.Printf("results: %s\nnext: restbench report %s\n", strings.Join(dirs, " "), *out)
+	fmt.Printf("results: %s\nnext: restbench report %s\n", strings.Join(dirs, " "), f.out)
 	if failed > 0 {
 		// The suite went on and kept every result, but a script (make test)
 		// must see that something failed.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"maps"
 	"os"
@@ -10,27 +9,28 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/spf13/cobra"
+
 	"restbench/internal/runtimes"
 )
 
-// cmdRuntimes lists the pinned runtimes and which are installed; with
+// newRuntimes lists the pinned runtimes and which are installed; with
 // --install it installs the named ones (or all).
-func cmdRuntimes(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("runtimes", flag.ContinueOnError)
-	install := fs.Bool("install", false, "install the named runtimes (all when none is named) before listing")
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: restbench runtimes [--install] [names...]\n\n"+
-			"Lists the runtimes pinned in %s, the default per language and whether each\n"+
-			"is installed. restbench installs a runtime on demand, the first time a suite or\n"+
-			"verify needs it.\n\n", runtimes.LockPath)
-		fs.PrintDefaults()
+func newRuntimes(g *globals) *cobra.Command {
+	var install bool
+	c := &cobra.Command{
+		Use:   "runtimes [flags] [names...]",
+		Short: "list the pinned runtimes (Node, Bun, Deno, Go) and which are installed",
+		Long: "Lists the runtimes pinned in " + runtimes.LockPath + ", the default per language and whether each\n" +
+			"is installed. restbench installs a runtime on demand, the first time a suite or\n" +
+			"verify needs it.",
+		RunE: func(c *cobra.Command, names []string) error { return listRuntimes(c.Context(), g, names, install) },
 	}
-	names, err := parseFlagsAndArgs(fs, args)
-	if err == flag.ErrHelp {
-		return nil
-	} else if err != nil {
-		return err
-	}
+	c.Flags().BoolVar(&install, "install", false, "install the named runtimes (all when none is named) before listing")
+	return c
+}
+
+func listRuntimes(ctx context.Context, g *globals, names []string, install bool) error {
 	_, lock, err := manifestAndRuntimes()
 	if err != nil {
 		return err
@@ -43,8 +43,8 @@ func cmdRuntimes(ctx context.Context, args []string) error {
 		if err != nil {
 			return usageError("runtimes: %v", err)
 		}
-		if *install {
-			if _, err := lock.Install(ctx, rt, os.Stderr); err != nil {
+		if install {
+			if _, err := lock.Install(ctx, rt, logTo(g)); err != nil {
 				return err
 			}
 		}

@@ -2,9 +2,10 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
-	"os"
+	"io"
+
+	"github.com/spf13/pflag"
 
 	"restbench/internal/result"
 	"restbench/internal/threshold"
@@ -17,19 +18,24 @@ type thresholdFlags struct {
 	allow bool
 }
 
+// thresholdList is threshold.List as a pflag.Value.
+type thresholdList struct{ *threshold.List }
+
+func (thresholdList) Type() string { return "expr" }
+
 // addThresholdFlags registers them on fs; judged says what the thresholds
 // are checked against (the load, or the capacity's own step).
-func addThresholdFlags(fs *flag.FlagSet, judged, examples string) *thresholdFlags {
+func addThresholdFlags(fs *pflag.FlagSet, judged, examples string) *thresholdFlags {
 	tf := &thresholdFlags{}
-	fs.Var(&tf.list, "threshold", fmt.Sprintf("pass/fail criterion on %s, k6 style: %s (repeatable); exit %d when one fails", judged, examples, threshold.ExitCode))
+	fs.Var(thresholdList{&tf.list}, "threshold", fmt.Sprintf("pass/fail criterion on %s, k6 style: %s (repeatable); exit %d when one fails", judged, examples, threshold.ExitCode))
 	fs.BoolVar(&tf.allow, "allow-flags", false, fmt.Sprintf("with --threshold: a validity flag (behind-schedule, connection-bound, ...) on %s does not fail", judged))
 	return tf
 }
 
-// check prints every threshold's outcome against l and returns the exit
-// error when one failed; nil without thresholds. l nil (nothing to judge)
-// fails them all.
-func (tf *thresholdFlags) check(cmd string, l *result.Load) error {
+// check prints every threshold's outcome against l on w and returns the
+// exit error when one failed; nil without thresholds. l nil (nothing to
+// judge) fails them all.
+func (tf *thresholdFlags) check(w io.Writer, cmd string, l *result.Load) error {
 	if len(tf.list) == 0 {
 		return nil
 	}
@@ -37,7 +43,7 @@ func (tf *thresholdFlags) check(cmd string, l *result.Load) error {
 		return &exitError{threshold.ExitCode, fmt.Errorf("%s: no load to judge, so no threshold can pass", cmd)}
 	}
 	outcomes := threshold.Check(tf.list, l, tf.allow)
-	threshold.Print(os.Stdout, outcomes)
+	threshold.Print(w, outcomes)
 	if threshold.Failed(outcomes) {
 		return &exitError{threshold.ExitCode, errors.New(cmd + ": a threshold failed")}
 	}

@@ -2,11 +2,12 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
-	"os"
+	"io"
 	"strings"
 	"time"
+
+	"github.com/spf13/cobra"
 
 	"restbench/internal/contract"
 	"restbench/internal/impl"
@@ -15,42 +16,46 @@ import (
 	"restbench/internal/server"
 )
 
-// cmdVerify checks implementations against the server contract and prints a
+// newVerify checks implementations against the server contract and prints a
 // table of checks × implementations; it fails when any check fails.
-func cmdVerify(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: restbench verify [flags] [ids...]\n\n"+
-			"Builds each implementation if needed, starts it on a free port (THREADS=1, then\n"+
-			"THREADS=2 and, for Go, GOMAXPROCS=4, for Node, CLUSTER=pm2), checks every part\n"+
-			"of docs/contract.md and prints a table. No ids: every implementation.\n"+
-			"Each runs on its default runtime (servers/runtimes.yaml), or on --runtime.\n\n")
-		fs.PrintDefaults()
+func newVerify(g *globals) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "verify [flags] [ids...]",
+		Short: "check implementations against the server contract",
+		Long: "Builds each implementation if needed, starts it on a free port (THREADS=1, then\n" +
+			"THREADS=2 and, for Go, GOMAXPROCS=4, for Node, CLUSTER=pm2), checks every part\n" +
+			"of docs/contract.md and prints a table. No ids: every implementation.\n" +
+			"Each runs on its default runtime (servers/runtimes.yaml), or on --runtime.",
 	}
-	verbose := fs.Bool("v", false, "print every check's details, not only the failures'")
-	jsonOut := fs.String("json", "", "also write the results as JSON to FILE")
-	filterSize := fs.String("filter-size", "200MB", "body size of the filter-memory check")
-	maxRSS := fs.String("max-rss", "100MB", "bound on the server's memory in the filter-memory check")
-	rtNames := fs.String("runtime", "", "comma-separated pinned runtimes to verify on (node@20,bun,go@1.22; restbench runtimes lists them); default: each implementation's default")
-	ids, err := parseFlagsAndArgs(fs, args)
-	if err == flag.ErrHelp {
-		return nil
-	} else if err != nil {
-		return err
-	}
-	size, err := payload.ParseSize(*filterSize)
+	f := &verifyFlags{}
+	fs := c.Flags()
+	fs.StringVar(&f.json, "json", "", "also write the results as JSON to `FILE`, - for stdout (the table then goes to stderr)")
+	fs.StringVar(&f.filterSize, "filter-size", "200MB", "body size of the filter-memory check")
+	fs.StringVar(&f.maxRSS, "max-rss", "100MB", "bound on the server's memory in the filter-memory check")
+	fs.StringVar(&f.runtimes, "runtime", "", "comma-separated pinned runtimes to verify on (node@20,bun,go@1.22; restbench runtimes lists them); default: each implementation's default")
+	c.RunE = func(c *cobra.Command, ids []string) error { return f.verify(c.Context(), g, ids) }
+	return c
+}
+
+// verifyFlags are restbench verify's flags.
+type verifyFlags struct {
+	json, filterSize, maxRSS, runtimes string
+}
+
+func (f *verifyFlags) verify(ctx context.Context, g *globals, ids []string) error {
+	size, err := payload.ParseSize(f.filterSize)
 	if err != nil {
 		return usageError("verify: --filter-size: %v", err)
 	}
-	limit, err := payload.ParseSize(*maxRSS)
+	limit, err := payload.ParseSize(f.maxRSS)
 	if err != nil {
 		return usageError("verify: --max-rss: %v", err)
 	}
-	out, err := openOutput("verify", "--json", *jsonOut)
+	out, err := openJSON("verify", f.json)
 	if err != nil {
 		return err
 	}
-	defer out.Abort()
+	defer out.abort()
 	m, lock, err := manifestAndRuntimes()
 	if err != nil {
 		return err
@@ -61,7 +66,7 @@ func cmdVerify(ctx context.Context, args []string) error {
 	}
 	defer server.StopAll(time.Second) // on Ctrl-C too: main cancels ctx, Verify returns
 
-	combos, err := verifyCombos(lock, impls, *rtNames)
+	combos, err := verifyCombos(lock, impls, f.runtimes)
 	if err != nil {
 		return usageError("verify: %v", err)
 	}
@@ -74,24 +79,22 @@ func cmdVerify(ctx context.Context, args []string) error {
 		}
 		in := installed[c.rt.Name]
 		if in == nil {
-			if in, err = lock.Install(ctx, c.rt, os.Stderr); err != nil {
+			if in, err = lock.Install(ctx, c.rt, logTo(g)); err != nil {
 				return fmt.Errorf("verify: %w", err)
 			}
 			installed[c.rt.Name] = in
 		}
-		v := &contract.Verifier{Manifest: m, Log: os.Stderr, FilterSize: size, MaxRSS: limit, Runtime: in}
+		v := &contract.Verifier{Manifest: m, Log: logTo(g), FilterSize: size, MaxRSS: limit, Runtime: in}
 		results = append(results, v.Verify(ctx, c.im)...)
 	}
-	fmt.Fprintf(os.Stderr, "verified %d implementation/runtime pairs in %s\n\n", len(combos), time.Since(start).Round(time.Second))
-	if err := contract.WriteTable(os.Stdout, results, *verbose); err != nil {
+	fmt.Fprintf(logTo(g), "verified %d implementation/runtime pairs in %s\n\n", len(combos), time.Since(start).Round(time.Second))
+	if err := contract.WriteTable(out.text(), results, g.verbose); err != nil {
 		return err
 	}
 	if out != nil {
-		if err := contract.WriteJSON(out, results); err != nil {
-			return fmt.Errorf("verify: --json %s: %w", *jsonOut, err)
-		}
-		if err := out.Commit(); err != nil {
-			return fmt.Errorf("verify: --json: %w", err)
+		write := func(w io.Writer) error { return contract.WriteJSON(w, results) }
+		if err := out.write(write); err != nil {
+			return fmt.Errorf("verify: --json %s: %w", f.json, err)
 		}
 	}
 	if ctx.Err() != nil {

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"restbench/internal/loadflags"
 	"restbench/internal/suite"
 )
 
@@ -30,67 +31,27 @@ const Binary = "bin/restbench"
 
 // GeneratorArgs builds the generator command (argv, before the kubelet
 // expands $(VAR); argv[0] is Binary) for run: the cell's whole load
-// (-c, -R and -n are totals), this pod's shard of it, the shared start and
-// the server at serverURL (scheme, host and port), to which the suite's
-// path is appended. --allow-remote is passed because the server is on
-// another host by design; nothing else in restbench loads a non-loopback
-// address.
+// (-c, -R and -n are totals) in the flags restbench load reads
+// (internal/loadflags writes them), this pod's shard of it, the shared
+// start and the server at serverURL (scheme, host and port), to which the
+// suite's path is appended. --allow-remote is passed because the server is
+// on another host by design; nothing else in restbench loads a
+// non-loopback address.
 func GeneratorArgs(run suite.Run, serverURL string, generators int, startAt time.Time, threads int) ([]string, error) {
 	if err := Supported(run); err != nil {
 		return nil, err
 	}
 	c := run.Load
-	a := []string{Binary, "load", "-q", "--allow-remote",
-		"-c", strconv.Itoa(c.Connections),
+	// What the generator sets itself: its threads (one per CPU of its pod)
+	// and a target on another host.
+	c.Threads, c.AllowRemote, c.CPUs = threads, true, nil
+	a := []string{Binary, "load", "-q",
 		"--shard", "$(" + IndexEnv + ")/" + strconv.Itoa(generators),
 		"--start-at", startAt.UTC().Format(time.RFC3339Nano),
 		"--json", "$(" + ResultsEnv + ")/shard-$(" + IndexEnv + ").json",
 	}
-	if c.Duration > 0 {
-		a = append(a, "-d", c.Duration.String())
-	}
-	if c.MaxRequests > 0 {
-		a = append(a, "-n", strconv.FormatInt(c.MaxRequests, 10))
-	}
-	if c.Warmup > 0 {
-		a = append(a, "--warmup", c.Warmup.String())
-	}
-	if c.Rate > 0 {
-		a = append(a, "-R", strconv.FormatFloat(c.Rate, 'f', -1, 64))
-	}
-	if c.Method != "" {
-		a = append(a, "-m", c.Method)
-	}
-	for _, h := range c.Headers {
-		a = append(a, "-H", h)
-	}
-	if len(c.Body) > 0 {
-		a = append(a, "-b", "@$("+BodyEnv+")")
-	}
-	if !c.KeepAlive {
-		a = append(a, "--no-keepalive")
-	}
-	if c.Probe != "" {
-		every := c.ProbeEvery
-		if every <= 0 {
-			every = time.Second
-		}
-		a = append(a, "--probe", c.Probe+"@"+every.String())
-	}
-	if c.Expect != 0 {
-		a = append(a, "--expect", strconv.Itoa(c.Expect))
-	}
-	if c.ExpectJSON {
-		a = append(a, "--expect-json")
-	}
-	if c.Timeout > 0 {
-		a = append(a, "--timeout", c.Timeout.String())
-	}
-	if threads > 0 {
-		a = append(a, "-t", strconv.Itoa(threads))
-	}
-	a = append(a, strings.TrimRight(serverURL, "/")+c.URL)
-	return a, nil
+	a = append(a, loadflags.Args(c, "$("+BodyEnv+")")...)
+	return append(a, strings.TrimRight(serverURL, "/")+c.URL), nil
 }
 
 // Supported says whether run can be measured by generators on other hosts,

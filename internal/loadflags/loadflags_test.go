@@ -1,0 +1,93 @@
+package loadflags
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"restbench/internal/load"
+)
+
+// parse reads args as restbench load does.
+func parse(t *testing.T, args []string) load.Config {
+	t.Helper()
+	fs := pflag.NewFlagSet("load", pflag.ContinueOnError)
+	var cfg load.Config
+	Register(fs, &cfg, "")
+	if err := fs.Parse(args); err != nil {
+		t.Fatalf("%q: %v", args, err)
+	}
+	return cfg
+}
+
+// TestArgsRoundTrip: a Config written by Args and read back by Register's
+// flags is the Config again, every field that a flag carries included (a
+// field added to load.Config without a flag fails the "every field" case),
+// and a zero field is left out, so that load.Run's default fills it in.
+func TestArgsRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	mixFile := filepath.Join(dir, "mix.yaml")
+	os.WriteFile(mixFile, []byte("- {name: a, path: /a, weight: 3}\n- {name: b, method: POST, path: /b, body: x}\n"), 0o644)
+	mix, err := load.ParseMix(mixFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	every := load.Config{
+		Connections: 7, Duration: 1500 * time.Millisecond, MaxRequests: 9000, Warmup: 250 * time.Millisecond,
+		Rate: 1234.5, MaxConnections: 70, KeepAlive: false, MaxDialing: 8,
+		Method: "PUT", Headers: []string{"X-A: 1", "X-B: two, three"}, Body: []byte(`{"a": [1, 2]}`),
+		Mix: mix, MixFile: mixFile, Probe: "/status", ProbeEvery: 2 * time.Second,
+		Expect: 201, ExpectJSON: true, Timeout: 3 * time.Second, CPUs: []int{0, 2, 3}, AllowRemote: true, Threads: 3,
+	}
+	// Fields that no flag carries: the URL is the argument, the rest are
+	// set by code, not by a command line.
+	notFlags := []string{"URL", "Begin", "Progress", "Hlog"}
+	v := reflect.ValueOf(every)
+	for i := 0; i < v.NumField(); i++ {
+		name := v.Type().Field(i).Name
+		if v.Field(i).IsZero() && !slices.Contains(notFlags, name) && name != "KeepAlive" {
+			t.Errorf("the every-field Config leaves %s zero: give it a value (and a flag in Register)", name)
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		cfg  load.Config
+	}{
+		{"every field", every},
+		{"keep-alive closed loop", load.Config{Connections: 50, Duration: 10 * time.Second, KeepAlive: true, Method: "GET", Expect: 200}},
+		{"zero fields are defaults", load.Config{KeepAlive: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := Args(tc.cfg, "")
+			got := parse(t, args)
+			// A zero field comes back as the default the flag holds.
+			if want := WithDefaults(tc.cfg); !reflect.DeepEqual(got, want) {
+				t.Errorf("Args %q read back as\n%+v\nwant\n%+v", args, got, want)
+			}
+		})
+	}
+	body := filepath.Join(dir, "body")
+	os.WriteFile(body, every.Body, 0o644)
+	args := Args(every, body)
+	if i := slices.Index(args, "-b"); i < 0 || args[i+1] != "@"+body {
+		t.Errorf("Args with a body file: %q, want -b @%s", args, body)
+	}
+	if got := parse(t, args); string(got.Body) != string(every.Body) {
+		t.Errorf("-b @file read back %q, want %q", got.Body, every.Body)
+	}
+}
+
+// TestArgsAsPeopleWriteThem: shorthands where a flag has one, a switch
+// alone, the flags in Register's order.
+func TestArgsAsPeopleWriteThem(t *testing.T) {
+	got := Args(load.Config{Connections: 50, Rate: 2000, Duration: 10 * time.Second, Method: "GET", Headers: []string{"A: b"}, Timeout: 2 * time.Second}, "")
+	want := []string{"-c", "50", "-d", "10s", "-R", "2000", "-m", "GET", "-H", "A: b", "--no-keepalive", "--timeout", "2s"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Args = %q, want %q", got, want)
+	}
+}
