@@ -34,6 +34,7 @@ func newRun(g *globals) *cobra.Command {
 	fs.StringVar(&f.only, "only", "", "run only the runs whose id matches this glob or contains this text")
 	fs.IntVar(&f.trials, "trials", 0, "trials per run (default: as the suite says, usually 3)")
 	fs.DurationVar(&f.ready, "ready-timeout", 20*time.Second, "how long a server may take to answer GET /status")
+	fs.Float64Var(&f.serverCPU, "server-cpu", 0, "run every server at this fraction of its CPU time (a cgroup quota over 10 ms periods): the stand-in for a machine whose server is slower, e.g. 0.5 (docs/results.md, placement.server_cpu)")
 	fs.IntVar(&f.maxRuns, "max-runs", suite.DefaultMaxRuns, "refuse a suite with more runs than this at any scale, counted before it is expanded (a typo in a matrix can make billions)")
 	c.RunE = func(c *cobra.Command, files []string) error {
 		return runSuites(c.Context(), g, files, f, fs)
@@ -47,6 +48,7 @@ type runFlags struct {
 	resume           bool
 	trials, maxRuns  int
 	ready            time.Duration
+	serverCPU        float64
 }
 
 func runSuites(ctx context.Context, g *globals, files []string, f *runFlags, fs *pflag.FlagSet) error {
@@ -57,6 +59,7 @@ func runSuites(ctx context.Context, g *globals, files []string, f *runFlags, fs 
 		rangeCheck{"trials", fs.Changed("trials") && f.trials < 1, "1 or more trials per run (leave it out for the suite's)"},
 		rangeCheck{"ready-timeout", f.ready <= 0, "a positive duration, e.g. 20s"},
 		rangeCheck{"max-runs", f.maxRuns < 1, "1 or more runs"},
+		rangeCheck{"server-cpu", f.serverCPU < 0 || f.serverCPU > 1 || fs.Changed("server-cpu") && f.serverCPU == 0, "a fraction above 0 and at most 1, e.g. 0.5"},
 		rangeCheck{"scale", !slices.Contains(suite.Scales, f.scale), strings.Join(suite.Scales, ", ")},
 	); err != nil {
 		return err
@@ -89,7 +92,7 @@ func runSuites(ctx context.Context, g *globals, files []string, f *runFlags, fs 
 	for _, s := range suites {
 		fmt.Fprintf(os.Stderr, "== %s (%s) at %s scale: %d runs\n", s.Name, s.File, s.Scale, len(s.Runs))
 		o, err := runner.Run(ctx, s, runner.Options{
-			Manifest: m, Runtimes: lock, Out: f.out, Resume: f.resume, Only: f.only, Trials: f.trials,
+			Manifest: m, Runtimes: lock, Out: f.out, Resume: f.resume, Only: f.only, Trials: f.trials, ServerCPU: f.serverCPU,
 			Command: "restbench " + strings.Join(g.args, " "), ReadyTimeout: f.ready,
 			Log: os.Stderr, BuildLog: logTo(g), Bar: bar,
 			// Rounds go on past the suite's trials, up to max_trials and

@@ -123,6 +123,8 @@ experiments:
 		{[]string{"--only", "nomatch"}, `--only "nomatch" matches none of the 3 runs (e/go-nethttp c=1`},
 		{[]string{"--max-runs", "2"}, "3 runs at full scale (counted up to this experiment), more than the limit of 2"},
 		{[]string{"--out", notDir}, "--out " + notDir},
+		{[]string{"--server-cpu", "0"}, "--server-cpu 0: use a fraction above 0 and at most 1"},
+		{[]string{"--server-cpu", "1.5"}, "--server-cpu 1.5: use a fraction above 0 and at most 1"},
 	} {
 		args := append([]string{file, "--out", filepath.Join(dir, "results")}, tc.args...)
 		err := cmdRun(context.Background(), args)
