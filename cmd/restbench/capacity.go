@@ -43,7 +43,7 @@ func newCapacity(g *globals) *cobra.Command {
 	fs.Float64Var(&opt.Start, "start", 0, "first target rate in requests/s (default: a closed-loop step's req/s)")
 	opt.Pause = capacity.DefaultPause
 	fs.Var(loadflags.Seconds{D: &opt.Pause}, "pause", "pause between steps, for the server to drain")
-	fs.IntVar(&opt.MaxSteps, "max-steps", 10, "steps in all, the seed included")
+	fs.IntVar(&opt.MaxSteps, "max-steps", capacity.DefaultMaxSteps, "steps in all, the seed included (the runner's searches take as many)")
 	fs.StringVar(&out, "json", "", "write every step and capacity_rps as JSON to `FILE`, - for stdout (see docs/results.md)")
 	thresholds := addThresholdFlags(fs, "the capacity's own step", "'rps>1000', 'p99<50ms'")
 	c.RunE = func(c *cobra.Command, args []string) error {
