@@ -100,18 +100,42 @@ func trend(v *Verdict, runs map[string]result.RunInfo, trials map[string][]*resu
 	decide(v, "", lo, hi)
 	caution(v, warn)
 	var bs []Break
+	biases := map[string]Bias{}
 	for _, p := range c.Points {
 		for _, id := range []string{p.A, p.B} {
 			if id != "" {
-				b, _ := breaks(id, c.Metric, runs[id], trials[id])
+				b, bias := breaks(id, c.Metric, runs[id], trials[id])
 				bs = append(bs, b...)
+				biases[id] = bias
 			}
 		}
 	}
-	// A trend has no side that a bound could favour: any flag that touches
-	// its metric leaves it not comparable.
 	v.Breaks = bs
+	// Two points of one run each: the fitted change is the ratio of the
+	// last X's figure to the first's, and is graded as that ratio is.
+	if last, first, ok := twoPoints(c); ok {
+		if !windowEnvelope(v, last, first, runs, trials, lo, hi) {
+			comparable(v, ratioBias(biases[last], biases[first]), lo, hi)
+		}
+		return
+	}
+	// Over more points, or points that are ratios themselves, no side is
+	// one a bound could favour: any flag that touches the metric leaves the
+	// trend not comparable.
 	comparable(v, Unknown, lo, hi)
+}
+
+// twoPoints returns the runs of a trend of two points, each one run's own
+// figure (no B), by X: last the larger X, first the smaller.
+func twoPoints(c result.Conclusion) (last, first string, ok bool) {
+	if len(c.Points) != 2 || c.Points[0].B != "" || c.Points[1].B != "" || c.Points[0].X == c.Points[1].X {
+		return "", "", false
+	}
+	p, q := c.Points[0], c.Points[1]
+	if p.X > q.X {
+		p, q = q, p
+	}
+	return q.A, p.A, true
 }
 
 // change fits ys = a + b·xs by least squares (ys are logarithms) and returns
