@@ -218,7 +218,7 @@ func Evaluate(c result.Conclusion, runs map[string]result.RunInfo, trials map[st
 		bb, biasB := breaks(c.B, c.Metric, runs[c.B], trials[c.B])
 		v.Breaks, bias = append(v.Breaks, bb...), ratioBias(biasA, biasB)
 	}
-	if c.B == "" || !windowEnvelope(&v, c.A, c.B, runs, trials, lo, hi) {
+	if c.B == "" || !windowEnvelope(&v, [][][2]string{{{c.A, c.B}}}, runs, trials, lo, hi) {
 		comparable(&v, bias, lo, hi)
 	}
 	published(&v, runs)

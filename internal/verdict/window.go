@@ -44,11 +44,12 @@ func rateCapped(id, metric string, info result.RunInfo, trials []*result.Trial) 
 			thousands(last.RPS), thousands(last.TargetRPS))}, true
 }
 
-// windowFlags are the flags a latency ratio of two saturated cells may
-// carry and still be graded by the window rule (windowEnvelope): each is
-// the published condition or the window's own limit, a floor that a longer
-// window raises. Any other flag (a stalled connection, an overflowed
-// accept queue) is not about the window.
+// windowFlags are the flags the window rule (windowEnvelope) models: each
+// is the published condition or the window's own limit, a floor that a
+// longer window raises. Any other flag (a stalled connection) is not about
+// the window: with a known bias it opens the envelope on its side, with an
+// unknown one (an overflowed accept queue) it leaves the claim to the
+// bounds.
 var windowFlags = []string{result.FlagBehindSchedule, result.FlagConnectionBound, result.FlagCensored, FlagShortWindow}
 
 // lagGrowth is how fast a trial's backlog grows, in seconds of delay per
@@ -73,34 +74,55 @@ func lagGrowth(t *result.Trial) float64 {
 // growth, lagGrowth), so the ratio (α_A + β_A·T)/(α_B + β_B·T) moves
 // monotonically with T, from the measured ratio towards β_A/β_B. Over the
 // published window (longer than ours) each round's ratio then lies between
-// its measured ratio and its ratio of lag growths; the interval of the
-// median lies between the intervals of the rounds' smaller and larger
-// ends. A claim holds where that envelope lies in its region, does not
-// hold where it lies outside, and is not comparable where it straddles.
-// It applies only when both cells measured windows of one length in every
-// round and every flag they carry is in windowFlags; it reports whether it
-// graded v.
-func windowEnvelope(v *Verdict, a, b string, runs map[string]result.RunInfo, trials map[string][]*result.Trial, lo, hi float64) bool {
-	if metricClass(v.Metric) != classLatency || v.Metric == ShapeKey || !v.gradable() || len(v.Breaks) == 0 {
+// its measured ratio and its ratio of lag growths; a product of such
+// ratios (a trend of ratios: factors) between the products of their ends.
+// The interval of the median lies between the intervals of the rounds'
+// smaller and larger ends. A claim holds where that envelope lies in its
+// region, does not hold where it lies outside, and is not comparable where
+// it straddles. It applies only when every cell measured windows of one
+// length in every round and every flag they carry is in windowFlags; it
+// reports whether it graded v.
+func windowEnvelope(v *Verdict, decomps [][][2]string, runs map[string]result.RunInfo, trials map[string][]*result.Trial, lo, hi float64) bool {
+	if metricClass(v.Metric) != classLatency || v.Metric == ShapeKey || !v.gradable() || len(v.Breaks) == 0 || len(decomps) == 0 {
 		return false
 	}
-	for _, id := range []string{a, b} {
-		if p := runs[id].PublishedLoad; p == nil || !p.Saturated {
-			return false
+	factors := decomps[0]
+	for _, f := range factors {
+		for _, id := range f {
+			if p := runs[id].PublishedLoad; p == nil || !p.Saturated {
+				return false
+			}
 		}
 	}
-	floor := false
+	// A flag the window model does not cover, but whose bias is known (a
+	// stalled connection's missing latency: a floor), leaves the envelope
+	// open on the side it pushes the ratio to.
+	floor, other := false, map[string]Bias{}
 	for _, br := range v.Breaks {
-		if !slices.Contains(windowFlags, br.Flag) || br.Bias == Unknown || br.Bias == Ceiling {
+		switch {
+		case br.Bias == Unknown:
 			return false
+		case slices.Contains(windowFlags, br.Flag):
+			if br.Bias == Ceiling {
+				return false
+			}
+			floor = floor || br.Bias == Floor
+		default:
+			other[br.Run] = combine(other[br.Run], br.Bias)
+			if other[br.Run] == Unknown {
+				return false
+			}
 		}
-		floor = floor || br.Bias == Floor
 	}
 	if !floor {
 		return false
 	}
 	type cell struct{ value, growth, window float64 }
+	cells := map[string]map[int]cell{}
 	read := func(id string) map[int]cell {
+		if c, ok := cells[id]; ok {
+			return c
+		}
 		out := map[int]cell{}
 		for _, t := range trials[id] {
 			if t.Status != result.StatusOK || t.Load == nil {
@@ -111,41 +133,85 @@ func windowEnvelope(v *Verdict, a, b string, runs map[string]result.RunInfo, tri
 				out[RoundOf(t)] = cell{x, lagGrowth(t), t.Load.DurationS}
 			}
 		}
+		cells[id] = out
 		return out
 	}
-	ca, cb := read(a), read(b)
-	var lows, highs []float64
-	var ga, gb []float64
-	for r, x := range ca {
-		y, ok := cb[r]
-		if !ok || y.value == 0 {
-			continue
+	var rs []int // the rounds every cell measured
+	for r := range read(factors[0][0]) {
+		all := true
+		for _, f := range factors {
+			for _, id := range f {
+				if c, ok := read(id)[r]; !ok || c.value == 0 {
+					all = false
+				}
+			}
 		}
-		if math.IsNaN(x.growth) || math.IsNaN(y.growth) || math.Abs(x.window-y.window) > 0.01*max(x.window, y.window) {
-			return false
+		if all {
+			rs = append(rs, r)
 		}
-		m, g := x.value/y.value, m0(x.growth, y.growth)
-		if math.IsNaN(g) {
-			g = m // neither fell behind: the ratio does not move with the window
-		}
-		lows, highs = append(lows, math.Min(m, g)), append(highs, math.Max(m, g))
-		ga, gb = append(ga, x.growth), append(gb, y.growth)
 	}
-	if len(lows) != v.Pairs {
+	if len(rs) != v.Pairs {
 		return false
+	}
+	slices.Sort(rs)
+	lows, highs := make([]float64, len(rs)), make([]float64, len(rs))
+	growth := map[string][]float64{}
+	var order []string
+	for k, r := range rs {
+		window := read(factors[0][0])[r].window
+		// Each decomposition of the claim's ratio into ratios of two
+		// cells gives an envelope that holds; the round's is their
+		// intersection.
+		lows[k], highs[k] = 0, math.Inf(1)
+		for d, fs := range decomps {
+			dl, dh := 1.0, 1.0
+			for _, f := range fs {
+				x, y := read(f[0])[r], read(f[1])[r]
+				for _, c := range []cell{x, y} {
+					if math.IsNaN(c.growth) || math.Abs(c.window-window) > 0.01*window {
+						return false
+					}
+				}
+				m, g := x.value/y.value, m0(x.growth, y.growth)
+				if math.IsNaN(g) {
+					g = m // neither fell behind: the ratio does not move with the window
+				}
+				l, h := math.Min(m, g), math.Max(m, g)
+				if other[f[0]] == Floor || other[f[1]] == Ceiling {
+					h = math.Inf(1)
+				}
+				if other[f[0]] == Ceiling || other[f[1]] == Floor {
+					l = 0
+				}
+				dl, dh = dl*l, dh*h
+				for i, id := range f {
+					if d > 0 {
+						continue
+					}
+					if _, ok := growth[id]; !ok {
+						order = append(order, id)
+					}
+					growth[id] = append(growth[id], []cell{x, y}[i].growth)
+				}
+			}
+			lows[k], highs[k] = math.Max(lows[k], dl), math.Min(highs[k], dh)
+		}
 	}
 	conf := PerLook(Confidence, v.Looks)
 	envLo, envHi := MedianInterval(lows, conf).Lo, MedianInterval(highs, conf).Hi
 	pub := "the published window"
-	if w := runs[a].PublishedLoad.DurationS; w > 0 {
+	if w := runs[factors[0][0]].PublishedLoad.DurationS; w > 0 {
 		pub = "the published " + seconds(w)
 	}
-	var flags []string
+	var flags, gs []string
 	for _, br := range v.Breaks {
 		flags = append(flags, br.String())
 	}
-	why := fmt.Sprintf("%s; each latency is a floor of what %s shows, but under a backlog growing at a steady rate the ratio moves, as the window lengthens, from the measured one towards the ratio of the backlogs' growth (1 − achieved/rate: %s %.3g, %s %.3g a second, medians), so over %s it lies in %s–%s",
-		strings.Join(flags, "; "), pub, a, median(ga), b, median(gb), pub, x(envLo), xInf(envHi))
+	for _, id := range order {
+		gs = append(gs, fmt.Sprintf("%s %.3g", id, median(growth[id])))
+	}
+	why := fmt.Sprintf("%s; each latency is a floor of what %s shows, but under a backlog growing at a steady rate the ratio moves, as the window lengthens, from the measured one towards the ratio of the backlogs' growth (1 − achieved/rate, a second, medians: %s), so over %s it lies in %s–%s",
+		strings.Join(flags, "; "), pub, strings.Join(gs, ", "), pub, x(envLo), xInf(envHi))
 	v.Bound = ""
 	switch {
 	case envLo >= lo && envHi <= hi:

@@ -50,10 +50,19 @@ func TestWindowEnvelope(t *testing.T) {
 		{"not saturated", open, cell("a", 700, 300), cell("b", 900, 100),
 			result.Conclusion{Claim: result.ClaimBand, Low: 2}, NotComparable,
 			[]string{"a: behind-schedule"}},
-		// A flag that is not about the window leaves it not comparable.
-		{"a stalled connection", sat, stalled(cell("a", 700, 300)), cell("b", 900, 100),
+		// A flag the window does not model but whose bias is known: A's
+		// stalled connections make its figure a floor, so the envelope
+		// is open above: ≥ 2× holds, 2–4× cannot tell.
+		{"a stalled connection, open above", sat, stalled(cell("a", 700, 300)), cell("b", 900, 100),
+			result.Conclusion{Claim: result.ClaimBand, Low: 2}, Holds,
+			[]string{result.FlagStalledConnections, "it lies in 3×–∞"}},
+		{"a stalled connection, a closed band", sat, stalled(cell("a", 700, 300)), cell("b", 900, 100),
+			result.Conclusion{Claim: result.ClaimBand, Low: 2, High: 4}, NotComparable,
+			[]string{"straddles"}},
+		// An unknown bias leaves it to the bounds: not comparable.
+		{"an overflowed accept queue", sat, overflowed(cell("a", 700, 300)), cell("b", 900, 100),
 			result.Conclusion{Claim: result.ClaimBand, Low: 2}, NotComparable,
-			[]string{result.FlagStalledConnections}},
+			[]string{result.FlagAcceptQueueOverflow}},
 		// Windows of different lengths: the envelope needs one T.
 		{"windows differ", sat, window(cell("a", 700, 300), 5), cell("b", 900, 100),
 			result.Conclusion{Claim: result.ClaimBand, Low: 2}, NotComparable,
@@ -92,6 +101,13 @@ func stalled(ts []*result.Trial) []*result.Trial {
 	for _, t := range ts {
 		t.Flags = append(t.Flags, result.FlagStalledConnections)
 		t.Load.PerConnection = &result.PerConnection{Stalled: 3}
+	}
+	return ts
+}
+
+func overflowed(ts []*result.Trial) []*result.Trial {
+	for _, t := range ts {
+		t.Flags = append(t.Flags, result.FlagAcceptQueueOverflow)
 	}
 	return ts
 }
@@ -141,6 +157,45 @@ func TestRateCapped(t *testing.T) {
 		}
 		if tc.notIn != "" && strings.Contains(v.Why, tc.notIn) {
 			t.Errorf("%s: why %q says %q", tc.name, v.Why, tc.notIn)
+		}
+	}
+}
+
+// A trend of two points that are ratios (Node over Go at 100 and at 1,000
+// connections): the change is a product of two ratios of cells, and each
+// way of pairing them gives an envelope; the verdict reads where they
+// overlap.
+func TestWindowEnvelopeRatioTrend(t *testing.T) {
+	sat := &result.PublishedLoad{Tool: "wrk2", Model: result.ModelOpen, DurationS: 30, Saturated: true}
+	cell := func(run string, achieved, meanMS float64) []*result.Trial {
+		return openTrials(run, 1000, achieved, 1, meanMS, 1000)
+	}
+	points := []result.Point{{X: 100, A: "n100", B: "g100"}, {X: 1000, A: "n1000", B: "g1000"}}
+	cases := []struct {
+		name                     string
+		n100, g100, n1000, g1000 []*result.Trial
+		outcome                  string
+		why                      string
+	}{
+		// At 100 both kept up (Node 2× Go); at 1,000 both fell behind,
+		// Node 3× Go measured and more by growth (about 0.28 against
+		// 0.07): the ratio grows 1.5× over our window, more over longer.
+		{"grows", cell("n100", 1000, 10), cell("g100", 1000, 5), cell("n1000", 700, 300), cell("g1000", 900, 100), Holds, "it lies in 1.5×–"},
+		// At 1,000 Node 3× Go measured, but Go's backlog grows 3 times as
+		// fast as Node's: over a longer window the ratio there falls
+		// towards 1/3, below 2 (the ratio at 100), so the change straddles 1×.
+		{"crosses", cell("n100", 1000, 10), cell("g100", 1000, 5), cell("n1000", 900, 300), cell("g1000", 700, 100), NotComparable, "straddles"},
+	}
+	for _, tc := range cases {
+		runs := map[string]result.RunInfo{}
+		for _, id := range []string{"n100", "g100", "n1000", "g1000"} {
+			runs[id] = result.RunInfo{ID: id, OpenLoop: true, PublishedLoad: sat}
+		}
+		trials := map[string][]*result.Trial{"n100": tc.n100, "g100": tc.g100, "n1000": tc.n1000, "g1000": tc.g1000}
+		c := result.Conclusion{Text: tc.name, Metric: "latency_mean_ms", Claim: result.ClaimGrows, Over: "connections", Points: points}
+		v := Evaluate(c, runs, trials, 1)
+		if v.Outcome != tc.outcome || !strings.Contains(v.Why, tc.why) {
+			t.Errorf("%s: %q (%s), want %q saying %q", tc.name, v.Outcome, v.Why, tc.outcome, tc.why)
 		}
 	}
 }
