@@ -72,10 +72,12 @@ func lagGrowth(t *result.Trial) float64 {
 // rate, a cell's latency over a window of T seconds is α + β·T (α the
 // service time and the backlog the window opened with, β half the lag
 // growth, lagGrowth), so the ratio (α_A + β_A·T)/(α_B + β_B·T) moves
-// monotonically with T, from the measured ratio towards β_A/β_B. Over the
-// published window (longer than ours) each round's ratio then lies between
-// its measured ratio and its ratio of lag growths; a product of such
-// ratios (a trend of ratios: factors) between the products of their ends.
+// monotonically with T, from the measured ratio to its value over the
+// published window (each mean extrapolated by its own growth; without a
+// published window, towards β_A/β_B). Each round's ratio over the
+// published window then lies between the two (the measured end guards
+// the extrapolation); a product of such ratios (a trend of ratios:
+// factors) between the products of their ends.
 // The interval of the median lies between the intervals of the rounds'
 // smaller and larger ends. A claim holds where that envelope lies in its
 // region, does not hold where it lies outside, and is not comparable where
@@ -83,7 +85,7 @@ func lagGrowth(t *result.Trial) float64 {
 // length in every round and every flag they carry is in windowFlags; it
 // reports whether it graded v.
 func windowEnvelope(v *Verdict, decomps [][][2]string, runs map[string]result.RunInfo, trials map[string][]*result.Trial, lo, hi float64) bool {
-	if metricClass(v.Metric) != classLatency || v.Metric == ShapeKey || !v.gradable() || len(v.Breaks) == 0 || len(decomps) == 0 {
+	if v.Metric != "latency_mean_ms" || !v.gradable() || len(v.Breaks) == 0 || len(decomps) == 0 {
 		return false
 	}
 	factors := decomps[0]
@@ -118,6 +120,11 @@ func windowEnvelope(v *Verdict, decomps [][][2]string, runs map[string]result.Ru
 		return false
 	}
 	type cell struct{ value, growth, window float64 }
+	// A mean over a window of T s whose requests were sent with a delay
+	// growing by g a second is α + g·T/2 (in s): over the published window
+	// pubS it is the measured mean plus g·(pubS − T)/2.
+	pubS := runs[factors[0][0]].PublishedLoad.DurationS
+	at := func(c cell, pubS float64) float64 { return c.value + 1000*c.growth*max(pubS-c.window, 0)/2 }
 	cells := map[string]map[int]cell{}
 	read := func(id string) map[int]cell {
 		if c, ok := cells[id]; ok {
@@ -173,7 +180,10 @@ func windowEnvelope(v *Verdict, decomps [][][2]string, runs map[string]result.Ru
 					}
 				}
 				m, g := x.value/y.value, m0(x.growth, y.growth)
-				if math.IsNaN(g) {
+				switch {
+				case pubS > 0:
+					g = at(x, pubS) / at(y, pubS)
+				case math.IsNaN(g):
 					g = m // neither fell behind: the ratio does not move with the window
 				}
 				l, h := math.Min(m, g), math.Max(m, g)
@@ -210,8 +220,12 @@ func windowEnvelope(v *Verdict, decomps [][][2]string, runs map[string]result.Ru
 	for _, id := range order {
 		gs = append(gs, fmt.Sprintf("%s %.3g", id, median(growth[id])))
 	}
-	why := fmt.Sprintf("%s; each latency is a floor of what %s shows, but under a backlog growing at a steady rate the ratio moves, as the window lengthens, from the measured one towards the ratio of the backlogs' growth (1 − achieved/rate, a second, medians: %s), so over %s it lies in %s–%s",
-		strings.Join(flags, "; "), pub, strings.Join(gs, ", "), pub, x(envLo), xInf(envHi))
+	model := "towards the ratio of the backlogs' growth"
+	if pubS > 0 {
+		model = fmt.Sprintf("to where each mean is after %s more of that growth (mean + growth × (%s − window) / 2)", seconds(pubS-v.windowS(trials, factors[0][0])), seconds(pubS))
+	}
+	why := fmt.Sprintf("%s; each latency is a floor of what %s shows, but under a backlog growing at a steady rate (1 − achieved/rate, a second, medians: %s) the ratio moves, as the window lengthens, from the measured one %s, so over %s it lies in %s–%s",
+		strings.Join(flags, "; "), pub, strings.Join(gs, ", "), model, pub, x(envLo), xInf(envHi))
 	v.Bound = ""
 	switch {
 	case envLo >= lo && envHi <= hi:
@@ -222,6 +236,16 @@ func windowEnvelope(v *Verdict, decomps [][][2]string, runs map[string]result.Ru
 		v.Outcome, v.Why = NotComparable, why+", which straddles a boundary of the claim"
 	}
 	return true
+}
+
+// windowS is the window of run id's first successful trial, in s.
+func (v *Verdict) windowS(trials map[string][]*result.Trial, id string) float64 {
+	for _, t := range trials[id] {
+		if t.Status == result.StatusOK && t.Load != nil {
+			return t.Load.DurationS
+		}
+	}
+	return 0
 }
 
 // m0 is the ratio of two lag growths: +Inf where only the numerator's cell
