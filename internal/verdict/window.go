@@ -64,7 +64,7 @@ func lagGrowth(t *result.Trial) float64 {
 	return max(0, 1-l.RPS/l.TargetRPS)
 }
 
-// windowEnvelope grades a latency ratio A/B whose two cells ran in an
+// windowEnvelope grades a ratio of mean latencies A/B whose two cells ran in an
 // experiment published saturated (result.PublishedLoad.Saturated) and fell
 // behind their rate: each figure is a floor of what the published window
 // shows, since the backlog grows for as long as the window lasts, and a
@@ -222,7 +222,7 @@ func windowEnvelope(v *Verdict, decomps [][][2]string, runs map[string]result.Ru
 	}
 	model := "towards the ratio of the backlogs' growth"
 	if pubS > 0 {
-		model = fmt.Sprintf("to where each mean is after %s more of that growth (mean + growth × (%s − window) / 2)", seconds(pubS-v.windowS(trials, factors[0][0])), seconds(pubS))
+		model = fmt.Sprintf("to where each mean is after %s more of that growth (mean + growth × (%s − window) / 2)", seconds(pubS-windowS(trials, factors[0][0])), seconds(pubS))
 	}
 	why := fmt.Sprintf("%s; each latency is a floor of what %s shows, but under a backlog growing at a steady rate (1 − achieved/rate, a second, medians: %s) the ratio moves, as the window lengthens, from the measured one %s, so over %s it lies in %s–%s",
 		strings.Join(flags, "; "), pub, strings.Join(gs, ", "), model, pub, x(envLo), xInf(envHi))
@@ -239,7 +239,7 @@ func windowEnvelope(v *Verdict, decomps [][][2]string, runs map[string]result.Ru
 }
 
 // windowS is the window of run id's first successful trial, in s.
-func (v *Verdict) windowS(trials map[string][]*result.Trial, id string) float64 {
+func windowS(trials map[string][]*result.Trial, id string) float64 {
 	for _, t := range trials[id] {
 		if t.Status == result.StatusOK && t.Load != nil {
 			return t.Load.DurationS
