@@ -60,6 +60,9 @@ type Trial struct {
 	ConnectionsFrom *ConnectionsFrom `json:"connections_from,omitempty"`
 	DurationFrom    *DurationFrom    `json:"duration_from,omitempty"`
 	Listen          *Listen          `json:"listen,omitempty"` // the server's listen queue over the trial
+	// PrewarmS: the seconds of closed loop the server was warmed with before
+	// the load (the suite's prewarm:), not measured; 0: none.
+	PrewarmS float64 `json:"prewarm_s,omitempty"`
 }
 
 // Listen is what the server's listen queue did from before the warm-up to

@@ -10,6 +10,7 @@ import (
 	"restbench/internal/cpu"
 	"restbench/internal/engine"
 	"restbench/internal/impl"
+	"restbench/internal/load"
 	"restbench/internal/monitor"
 	"restbench/internal/result"
 	"restbench/internal/server"
@@ -149,6 +150,16 @@ func (r *Runner) trialOn(ctx context.Context, run suite.Run, n int, eng engine.E
 	}
 	defer hlog.Abort()
 	cfg.Hlog = hlog
+	if run.Prewarm > 0 {
+		if err := prewarm(lctx, eng, cfg, run.Prewarm); err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			t.StderrTail = p.StderrTail(stderrTail)
+			return fail("prewarm: %v%s", err, seeTail(t))
+		}
+		t.PrewarmS = run.Prewarm.Seconds()
+	}
 	stopWatching := r.watch(p, time.Now().Add(cfg.Warmup), idle, idleMS)
 	res, lerr := eng.Run(lctx, cfg)
 	stopWatching(t, len(pl.client), res)
@@ -182,6 +193,18 @@ func (r *Runner) trialOn(ctx context.Context, run suite.Run, n int, eng engine.E
 	t.Status = result.StatusOK
 	t.Finished = time.Now().UTC()
 	return t, nil
+}
+
+// prewarm runs cfg's requests as a closed loop for d on cfg's connections,
+// measuring nothing: the suite's prewarm, which warms a fresh server (a
+// JIT's compiling) before an open loop's schedule starts, so that the
+// schedule inherits no backlog from it.
+func prewarm(ctx context.Context, eng engine.Engine, cfg load.Config, d time.Duration) error {
+	cfg.Rate, cfg.MaxConnections, cfg.MaxRequests = 0, 0, 0
+	cfg.Duration, cfg.Warmup = d, 0
+	cfg.Probe, cfg.Hlog, cfg.Progress, cfg.Begin = "", nil, nil, nil
+	_, err := eng.Run(ctx, cfg)
+	return err
 }
 
 // finish files t with status and why (a failed trial carries the failed

@@ -76,6 +76,9 @@ func assemble(s settings, at *yaml.Node, lang string) (Run, pending, error) {
 	if s.Warmup != nil {
 		c.Warmup = s.Warmup.V
 	}
+	if s.Prewarm != nil {
+		r.Prewarm = s.Prewarm.V
+	}
 	if s.Timeout != nil {
 		c.Timeout = s.Timeout.V
 	}
@@ -122,6 +125,9 @@ func assemble(s settings, at *yaml.Node, lang string) (Run, pending, error) {
 	}
 	if err := assembleDerived(&r, s); err != nil {
 		return r, pd, err
+	}
+	if r.Prewarm > 0 && r.Hosts > 0 {
+		return r, pd, yamlfile.Errorf(s.Prewarm.Node, "prewarm", "placement: hosts runs its load on other hosts, which a prewarm does not reach: leave prewarm out there")
 	}
 	return r, pd, checkEngine(&r, s)
 }

@@ -62,6 +62,12 @@ type Run struct {
 	// for the whole run of the suite, in the first round that needs it,
 	// instead of once per round.
 	RateSearchOnce bool
+	// Prewarm (prewarm:), when > 0, runs a closed loop of this long on the
+	// run's connections against the fresh server before Load starts, not
+	// measured: a server still compiling (V8's tiers) then falls behind no
+	// schedule, and an open loop's warm-up carries no backlog into its
+	// window that its rate leaves no spare capacity to work off.
+	Prewarm time.Duration `json:",omitempty"`
 	// Little, when set (connections: little(M)), sizes Load.Connections at
 	// run time, from the rate and the service time the capacity search of
 	// RateOf measured; Load.Connections is 0 until then.

@@ -26,6 +26,7 @@ type settings struct {
 	ConnectionsCap *count            `yaml:"max_connections"` // a cap; unlike load --max-connections, never growth
 	Duration       *duration         `yaml:"duration"`
 	Warmup         *duration         `yaml:"warmup"`
+	Prewarm        *duration         `yaml:"prewarm"`
 	Requests       *requests         `yaml:"requests"`
 	Trials         *count            `yaml:"trials"`
 	MaxTrials      *count            `yaml:"max_trials"`

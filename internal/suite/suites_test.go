@@ -439,7 +439,7 @@ func TestTimeBudget(t *testing.T) {
 				// fastify 65 / 96, filter 122 / 132, heysphere 243 / 315,
 				// joshuous 82 / 132, runtimes 160 / 216; 1.5 s gave 19m49s for
 				// a bench that took 13m23s).
-				trial := r.Load.Warmup + worstWindow(r) + time.Second
+				trial := r.Prewarm + r.Load.Warmup + worstWindow(r) + time.Second
 				idle := 200 * time.Millisecond // the first trial's idle window (runner.IdleWindow)
 				e.round += trial
 				e.least += time.Duration(r.Trials) * trial

@@ -100,18 +100,57 @@ func trend(v *Verdict, runs map[string]result.RunInfo, trials map[string][]*resu
 	decide(v, "", lo, hi)
 	caution(v, warn)
 	var bs []Break
+	biases := map[string]Bias{}
 	for _, p := range c.Points {
 		for _, id := range []string{p.A, p.B} {
 			if id != "" {
-				b, _ := breaks(id, c.Metric, runs[id], trials[id])
+				b, bias := breaks(id, c.Metric, runs[id], trials[id])
 				bs = append(bs, b...)
+				biases[id] = bias
 			}
 		}
 	}
-	// A trend has no side that a bound could favour: any flag that touches
-	// its metric leaves it not comparable.
 	v.Breaks = bs
-	comparable(v, Unknown, lo, hi)
+	// Two points: the fitted change is the last X's figure over the
+	// first's, A_last/A_first, or with ratios (A_last/B_last)/(A_first/
+	// B_first) = A_last/A_first × B_first/B_last, graded as ratios are.
+	p, q, ok := twoPoints(c)
+	switch {
+	case ok && windowEnvelope(v, factorsOf(p, q), runs, trials, lo, hi):
+	case ok && p.B == "":
+		comparable(v, ratioBias(biases[q.A], biases[p.A]), lo, hi)
+	default:
+		// Over more points, or a ratio of ratios outside the window rule,
+		// no side is one a bound could favour: any flag that touches the
+		// metric leaves the trend not comparable.
+		comparable(v, Unknown, lo, hi)
+	}
+}
+
+// twoPoints returns the points of a trend of two, first the smaller X.
+func twoPoints(c result.Conclusion) (first, last result.Point, ok bool) {
+	if len(c.Points) != 2 || c.Points[0].X == c.Points[1].X || (c.Points[0].B == "") != (c.Points[1].B == "") {
+		return first, last, false
+	}
+	first, last = c.Points[0], c.Points[1]
+	if first.X > last.X {
+		first, last = last, first
+	}
+	return first, last, true
+}
+
+// factorsOf is a two-point change as products of ratios of one run over
+// another: A_last/A_first, or with ratios both A_last/A_first ×
+// B_first/B_last and A_last/B_last × B_first/A_first (windowEnvelope
+// intersects what each says).
+func factorsOf(first, last result.Point) [][][2]string {
+	if first.B == "" {
+		return [][][2]string{{{last.A, first.A}}}
+	}
+	return [][][2]string{
+		{{last.A, first.A}, {first.B, last.B}},
+		{{last.A, last.B}, {first.B, first.A}},
+	}
 }
 
 // change fits ys = a + b·xs by least squares (ys are logarithms) and returns

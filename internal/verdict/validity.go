@@ -248,6 +248,10 @@ func breaks(id, metric string, info result.RunInfo, trials []*result.Trial) ([]B
 		out = append(out, Break{Run: id, Flag: f, Rounds: s.n, Of: of, Bias: s.bias, Detail: d, AsPublished: s.design})
 		bias = combine(bias, s.bias)
 	}
+	if b, ok := rateCapped(id, metric, info, trials); ok {
+		out = append(out, b)
+		bias = combine(bias, b.Bias)
+	}
 	if class == classLatency && !math.IsInf(shortest, 1) {
 		if pub := publishedValue(info.Published, metric); metric != ShapeKey && pub > shortest*1000 {
 			out = append(out, Break{Run: id, Flag: FlagShortWindow, Bias: Floor,

@@ -218,7 +218,9 @@ func Evaluate(c result.Conclusion, runs map[string]result.RunInfo, trials map[st
 		bb, biasB := breaks(c.B, c.Metric, runs[c.B], trials[c.B])
 		v.Breaks, bias = append(v.Breaks, bb...), ratioBias(biasA, biasB)
 	}
-	comparable(&v, bias, lo, hi)
+	if c.B == "" || !windowEnvelope(&v, [][][2]string{{{c.A, c.B}}}, runs, trials, lo, hi) {
+		comparable(&v, bias, lo, hi)
+	}
 	published(&v, runs)
 	return v
 }

@@ -1,0 +1,268 @@
+package verdict
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"restbench/internal/result"
+)
+
+// FlagRateCapped is not a trial's flag but a claim's: a req/s claim in an
+// experiment whose published rows ran saturated (result.PublishedLoad),
+// resting on an open-loop trial that kept up with its rate. An open loop
+// sends no more than its rate, so what that trial achieved is the rate, a
+// floor of what the server carries with those connections; a trial behind
+// its rate achieved what the server carried.
+const FlagRateCapped = "capped at the rate"
+
+// rateCapped is the FlagRateCapped break of run id's trials, or false when
+// the claim is not a req/s claim of a saturated experiment or no trial
+// kept up with its rate.
+func rateCapped(id, metric string, info result.RunInfo, trials []*result.Trial) (Break, bool) {
+	if metricClass(metric) != classThroughput || info.PublishedLoad == nil || !info.PublishedLoad.Saturated {
+		return Break{}, false
+	}
+	n, of := 0, 0
+	var last *result.Load
+	for _, t := range trials {
+		if t.Status != result.StatusOK || t.Load == nil {
+			continue
+		}
+		of++
+		l := t.Load
+		if l.TargetRPS > 0 && !slices.Contains(t.Flags, result.FlagBehindSchedule) && !slices.Contains(l.Flags, result.FlagBehindSchedule) {
+			n, last = n+1, l
+		}
+	}
+	if n == 0 {
+		return Break{}, false
+	}
+	return Break{Run: id, Flag: FlagRateCapped, Rounds: n, Of: of, Bias: Floor,
+		Detail: fmt.Sprintf("achieved %s of %s req/s: an open loop sends no more than its rate, so its req/s is the rate, not what the server carries with these connections",
+			thousands(last.RPS), thousands(last.TargetRPS))}, true
+}
+
+// windowFlags are the flags the window rule (windowEnvelope) models: each
+// is the published condition or the window's own limit, a floor that a
+// longer window raises. Any other flag (a stalled connection) is not about
+// the window: with a known bias it opens the envelope on its side, with an
+// unknown one (an overflowed accept queue) it leaves the claim to the
+// bounds.
+var windowFlags = []string{result.FlagBehindSchedule, result.FlagConnectionBound, result.FlagCensored, FlagShortWindow}
+
+// lagGrowth is how fast a trial's backlog grows, in seconds of delay per
+// second: an open loop that achieved a of its rate r sends at time t the
+// arrival due at a·t/r, which has waited t·(1 − a/r). 0 for a trial that
+// kept up; NaN for one with no rate.
+func lagGrowth(t *result.Trial) float64 {
+	l := t.Load
+	if l == nil || l.TargetRPS <= 0 {
+		return math.NaN()
+	}
+	return max(0, 1-l.RPS/l.TargetRPS)
+}
+
+// windowEnvelope grades a ratio of mean latencies A/B whose two cells ran in an
+// experiment published saturated (result.PublishedLoad.Saturated) and fell
+// behind their rate: each figure is a floor of what the published window
+// shows, since the backlog grows for as long as the window lasts, and a
+// ratio of two floors is neither. Under a backlog that grows at a steady
+// rate, a cell's latency over a window of T seconds is α + β·T (α the
+// service time and the backlog the window opened with, β half the lag
+// growth, lagGrowth), so the ratio (α_A + β_A·T)/(α_B + β_B·T) moves
+// monotonically with T, from the measured ratio to its value over the
+// published window (each mean extrapolated by its own growth; without a
+// published window, towards β_A/β_B). Each round's ratio over the
+// published window then lies between the two (the measured end guards
+// the extrapolation); a product of such ratios (a trend of ratios:
+// factors) between the products of their ends.
+// The interval of the median lies between the intervals of the rounds'
+// smaller and larger ends. A claim holds where that envelope lies in its
+// region, does not hold where it lies outside, and is not comparable where
+// it straddles. It applies only when every cell measured windows of one
+// length in every round and every flag they carry is in windowFlags; it
+// reports whether it graded v.
+func windowEnvelope(v *Verdict, decomps [][][2]string, runs map[string]result.RunInfo, trials map[string][]*result.Trial, lo, hi float64) bool {
+	if v.Metric != "latency_mean_ms" || !v.gradable() || len(v.Breaks) == 0 || len(decomps) == 0 {
+		return false
+	}
+	factors := decomps[0]
+	for _, f := range factors {
+		for _, id := range f {
+			if p := runs[id].PublishedLoad; p == nil || !p.Saturated {
+				return false
+			}
+		}
+	}
+	// A flag the window model does not cover, but whose bias is known (a
+	// stalled connection's missing latency: a floor), leaves the envelope
+	// open on the side it pushes the ratio to.
+	floor, other := false, map[string]Bias{}
+	for _, br := range v.Breaks {
+		switch {
+		case br.Bias == Unknown:
+			return false
+		case slices.Contains(windowFlags, br.Flag):
+			if br.Bias == Ceiling {
+				return false
+			}
+			floor = floor || br.Bias == Floor
+		default:
+			other[br.Run] = combine(other[br.Run], br.Bias)
+			if other[br.Run] == Unknown {
+				return false
+			}
+		}
+	}
+	if !floor {
+		return false
+	}
+	type cell struct{ value, growth, window float64 }
+	// A mean over a window of T s whose requests were sent with a delay
+	// growing by g a second is α + g·T/2 (in s): over the published window
+	// pubS it is the measured mean plus g·(pubS − T)/2.
+	pubS := runs[factors[0][0]].PublishedLoad.DurationS
+	at := func(c cell, pubS float64) float64 { return c.value + 1000*c.growth*max(pubS-c.window, 0)/2 }
+	cells := map[string]map[int]cell{}
+	read := func(id string) map[int]cell {
+		if c, ok := cells[id]; ok {
+			return c
+		}
+		out := map[int]cell{}
+		for _, t := range trials[id] {
+			if t.Status != result.StatusOK || t.Load == nil {
+				continue
+			}
+			hist, probe := Histograms(t)
+			if x, ok := Value(t, hist, probe, v.Metric); ok {
+				out[RoundOf(t)] = cell{x, lagGrowth(t), t.Load.DurationS}
+			}
+		}
+		cells[id] = out
+		return out
+	}
+	var rs []int // the rounds every cell measured
+	for r := range read(factors[0][0]) {
+		all := true
+		for _, f := range factors {
+			for _, id := range f {
+				if c, ok := read(id)[r]; !ok || c.value == 0 {
+					all = false
+				}
+			}
+		}
+		if all {
+			rs = append(rs, r)
+		}
+	}
+	if len(rs) != v.Pairs {
+		return false
+	}
+	slices.Sort(rs)
+	lows, highs := make([]float64, len(rs)), make([]float64, len(rs))
+	growth := map[string][]float64{}
+	var order []string
+	for k, r := range rs {
+		window := read(factors[0][0])[r].window
+		// Each decomposition of the claim's ratio into ratios of two
+		// cells gives an envelope that holds; the round's is their
+		// intersection.
+		lows[k], highs[k] = 0, math.Inf(1)
+		for d, fs := range decomps {
+			dl, dh := 1.0, 1.0
+			for _, f := range fs {
+				x, y := read(f[0])[r], read(f[1])[r]
+				for _, c := range []cell{x, y} {
+					if math.IsNaN(c.growth) || math.Abs(c.window-window) > 0.01*window {
+						return false
+					}
+				}
+				m, g := x.value/y.value, m0(x.growth, y.growth)
+				switch {
+				case pubS > 0:
+					g = at(x, pubS) / at(y, pubS)
+				case math.IsNaN(g):
+					g = m // neither fell behind: the ratio does not move with the window
+				}
+				l, h := math.Min(m, g), math.Max(m, g)
+				if other[f[0]] == Floor || other[f[1]] == Ceiling {
+					h = math.Inf(1)
+				}
+				if other[f[0]] == Ceiling || other[f[1]] == Floor {
+					l = 0
+				}
+				dl, dh = dl*l, dh*h
+				for i, id := range f {
+					if d > 0 {
+						continue
+					}
+					if _, ok := growth[id]; !ok {
+						order = append(order, id)
+					}
+					growth[id] = append(growth[id], []cell{x, y}[i].growth)
+				}
+			}
+			lows[k], highs[k] = math.Max(lows[k], dl), math.Min(highs[k], dh)
+		}
+	}
+	conf := PerLook(Confidence, v.Looks)
+	envLo, envHi := MedianInterval(lows, conf).Lo, MedianInterval(highs, conf).Hi
+	pub := "the published window"
+	if w := runs[factors[0][0]].PublishedLoad.DurationS; w > 0 {
+		pub = "the published " + seconds(w)
+	}
+	var flags, gs []string
+	for _, br := range v.Breaks {
+		flags = append(flags, br.String())
+	}
+	for _, id := range order {
+		gs = append(gs, fmt.Sprintf("%s %.3g", id, median(growth[id])))
+	}
+	model := "towards the ratio of the backlogs' growth"
+	if pubS > 0 {
+		model = fmt.Sprintf("to where each mean is after %s more of that growth (mean + growth × (%s − window) / 2)", seconds(pubS-windowS(trials, factors[0][0])), seconds(pubS))
+	}
+	why := fmt.Sprintf("%s; each latency is a floor of what %s shows, but under a backlog growing at a steady rate (1 − achieved/rate, a second, medians: %s) the ratio moves, as the window lengthens, from the measured one %s, so over %s it lies in %s–%s",
+		strings.Join(flags, "; "), pub, strings.Join(gs, ", "), model, pub, x(envLo), xInf(envHi))
+	v.Bound = ""
+	switch {
+	case envLo >= lo && envHi <= hi:
+		v.Outcome, v.Why = Holds, "holds over "+pub+" too: "+why
+	case envHi < lo || envLo > hi:
+		v.Outcome, v.Why = DoesNotHold, "does not hold over "+pub+" either: "+why
+	default:
+		v.Outcome, v.Why = NotComparable, why+", which straddles a boundary of the claim"
+	}
+	return true
+}
+
+// windowS is the window of run id's first successful trial, in s.
+func windowS(trials map[string][]*result.Trial, id string) float64 {
+	for _, t := range trials[id] {
+		if t.Status == result.StatusOK && t.Load != nil {
+			return t.Load.DurationS
+		}
+	}
+	return 0
+}
+
+// m0 is the ratio of two lag growths: +Inf where only the numerator's cell
+// fell behind, 0 where only the denominator's did, NaN where neither did.
+func m0(a, b float64) float64 {
+	switch {
+	case a == 0 && b == 0:
+		return math.NaN()
+	case b == 0:
+		return math.Inf(1)
+	}
+	return a / b
+}
+
+func xInf(v float64) string {
+	if math.IsInf(v, 1) {
+		return "∞"
+	}
+	return x(v)
+}

@@ -1,0 +1,201 @@
+package verdict
+
+import (
+	"strings"
+	"testing"
+
+	"restbench/internal/result"
+)
+
+// The window rule: a latency ratio of two cells of a saturated experiment,
+// both behind their rate over windows of one length, lies over the
+// published window between the measured ratio and the ratio of their lag
+// growths (1 − achieved/rate). It is graded on that envelope, and only
+// where every flag is about the window.
+func TestWindowEnvelope(t *testing.T) {
+	sat := &result.PublishedLoad{Tool: "wrk2", Model: result.ModelOpen, DurationS: 30, Saturated: true}
+	open := &result.PublishedLoad{Tool: "wrk2", Model: result.ModelOpen, DurationS: 30}
+	// At 1,000 req/s, with connections to spare (not connection-bound).
+	cell := func(run string, achieved, meanMS float64) []*result.Trial {
+		return openTrials(run, 1000, achieved, 1, meanMS, 1000)
+	}
+	cases := []struct {
+		name    string
+		pub     *result.PublishedLoad
+		a, b    []*result.Trial
+		claim   result.Conclusion
+		outcome string
+		why     []string
+	}{
+		// 3× measured, lag growths 0.3 and 0.1: 3× too, so ≥ 2× holds
+		// however long the window.
+		{"both behind, both ends inside", sat, cell("a", 700, 300), cell("b", 900, 100),
+			result.Conclusion{Claim: result.ClaimBand, Low: 2}, Holds,
+			[]string{"holds over the published 30 s too", "a: behind-schedule", "mean + growth × (30 s − window) / 2"}},
+		{"both behind, both ends below", sat, cell("a", 700, 300), cell("b", 900, 100),
+			result.Conclusion{Claim: result.ClaimBand, Low: 5, High: 8}, DoesNotHold,
+			[]string{"does not hold over the published 30 s either"}},
+		// Measured 3×, growths 0.3 against 0.06: 5×; the band 4–6× is
+		// crossed on the way.
+		{"both behind, the envelope straddles", sat, cell("a", 700, 300), cell("b", 940, 100),
+			result.Conclusion{Claim: result.ClaimBand, Low: 4, High: 6}, NotComparable,
+			[]string{"straddles a boundary"}},
+		// B kept up: its latency does not grow, A's does: a floor, 30×
+		// above a 4–6× band.
+		{"only A behind: a floor", sat, cell("a", 700, 300), cell("b", 1000, 10),
+			result.Conclusion{Claim: result.ClaimBand, Low: 4, High: 6}, DoesNotHold,
+			[]string{"it lies in 30×–"}},
+		// Not saturated: falling behind is a fault of the run, not the
+		// published condition.
+		{"not saturated", open, cell("a", 700, 300), cell("b", 900, 100),
+			result.Conclusion{Claim: result.ClaimBand, Low: 2}, NotComparable,
+			[]string{"a: behind-schedule"}},
+		// A flag the window does not model but whose bias is known: A's
+		// stalled connections make its figure a floor, so the envelope
+		// is open above: ≥ 2× holds, 2–4× cannot tell.
+		{"a stalled connection, open above", sat, stalled(cell("a", 700, 300)), cell("b", 900, 100),
+			result.Conclusion{Claim: result.ClaimBand, Low: 2}, Holds,
+			[]string{result.FlagStalledConnections, "it lies in 3×–∞"}},
+		{"a stalled connection, a closed band", sat, stalled(cell("a", 700, 300)), cell("b", 900, 100),
+			result.Conclusion{Claim: result.ClaimBand, Low: 2, High: 4}, NotComparable,
+			[]string{"straddles"}},
+		// An unknown bias leaves it to the bounds: not comparable.
+		{"an overflowed accept queue", sat, overflowed(cell("a", 700, 300)), cell("b", 900, 100),
+			result.Conclusion{Claim: result.ClaimBand, Low: 2}, NotComparable,
+			[]string{result.FlagAcceptQueueOverflow}},
+		// Windows of different lengths: the envelope needs one T.
+		{"windows differ", sat, window(cell("a", 700, 300), 5), cell("b", 900, 100),
+			result.Conclusion{Claim: result.ClaimBand, Low: 2}, NotComparable,
+			[]string{"a: behind-schedule"}},
+	}
+	for _, tc := range cases {
+		runs := map[string]result.RunInfo{"a": {ID: "a", OpenLoop: true, PublishedLoad: tc.pub}, "b": {ID: "b", OpenLoop: true, PublishedLoad: tc.pub}}
+		trials := map[string][]*result.Trial{"a": tc.a, "b": tc.b}
+		ratio := tc.claim
+		ratio.Text, ratio.Metric, ratio.A, ratio.B = tc.name, "latency_mean_ms", "a", "b"
+		// The same cells as a trend of two points: a at the larger X.
+		trend := tc.claim
+		trend.Text, trend.Metric = tc.name+" (trend)", "latency_mean_ms"
+		trend.Points = []result.Point{{X: 10, A: "b"}, {X: 100, A: "a"}}
+		if tc.claim.Claim == result.ClaimBand && tc.claim.High == 0 && tc.claim.Low == 2 {
+			trend.Claim, trend.Low = result.ClaimGrows, 0 // grows: above 1×
+		}
+		for _, c := range []result.Conclusion{ratio, trend} {
+			if c.Claim == result.ClaimBand && len(c.Points) > 0 {
+				continue // a band over a trend's change is graded as the ratio is
+			}
+			v := Evaluate(c, runs, trials, 1)
+			if v.Outcome != tc.outcome {
+				t.Errorf("%s: %q (%s), want %q", c.Text, v.Outcome, v.Why, tc.outcome)
+			}
+			for _, w := range tc.why {
+				if !strings.Contains(v.Why, w) {
+					t.Errorf("%s: why %q lacks %q", c.Text, v.Why, w)
+				}
+			}
+		}
+	}
+}
+
+func stalled(ts []*result.Trial) []*result.Trial {
+	for _, t := range ts {
+		t.Flags = append(t.Flags, result.FlagStalledConnections)
+		t.Load.PerConnection = &result.PerConnection{Stalled: 3}
+	}
+	return ts
+}
+
+func overflowed(ts []*result.Trial) []*result.Trial {
+	for _, t := range ts {
+		t.Flags = append(t.Flags, result.FlagAcceptQueueOverflow)
+	}
+	return ts
+}
+
+func window(ts []*result.Trial, s float64) []*result.Trial {
+	for _, t := range ts {
+		t.Load.DurationS = s
+	}
+	return ts
+}
+
+// A req/s claim of a saturated experiment: a cell that kept up with its
+// rate achieved the rate, a floor of what the server carries, and says so.
+func TestRateCapped(t *testing.T) {
+	sat := &result.PublishedLoad{Tool: "wrk2", Model: result.ModelOpen, DurationS: 30, Saturated: true}
+	cell := func(run string, achieved float64) []*result.Trial {
+		return openTrials(run, 1000, achieved, 1, 5, 1000)
+	}
+	tie := result.Conclusion{Text: "c1000 serves as much as c100", Metric: "rps", A: "c1000", B: "c100", Claim: result.ClaimTie, Tolerance: 0.1}
+	cases := []struct {
+		name       string
+		pub        *result.PublishedLoad
+		c1000      []*result.Trial
+		c100       []*result.Trial
+		outcome    string
+		bound      string
+		why, notIn string
+	}{
+		// c=100 achieved its rate; c=1000 65 % of it: at most 0.65×
+		// of what c=100 carries, so the tie does not hold, as an upper bound.
+		{"capped below", sat, cell("c1000", 650), cell("c100", 1000), DoesNotHold, "upper", "c100: capped at the rate", ""},
+		// Both achieved the rate: each a floor, the ratio neither.
+		{"both capped", sat, cell("c1000", 1000), cell("c100", 1000), NotComparable, "", "c1000: capped at the rate", ""},
+		// c=100 fell behind too: both carried what they could.
+		{"neither capped", sat, cell("c1000", 650), cell("c100", 900), DoesNotHold, "", "", FlagRateCapped},
+		// Not saturated: no cap is said (the flags decide as before).
+		{"not saturated", &result.PublishedLoad{Tool: "wrk2", Model: result.ModelOpen}, cell("c1000", 650), cell("c100", 1000), NotComparable, "", "", FlagRateCapped},
+	}
+	for _, tc := range cases {
+		runs := map[string]result.RunInfo{"c1000": {ID: "c1000", OpenLoop: true, PublishedLoad: tc.pub}, "c100": {ID: "c100", OpenLoop: true, PublishedLoad: tc.pub}}
+		v := Evaluate(tie, runs, map[string][]*result.Trial{"c1000": tc.c1000, "c100": tc.c100}, 1)
+		if v.Outcome != tc.outcome || v.Bound != tc.bound {
+			t.Errorf("%s: %q %q (%s), want %q %q", tc.name, v.Outcome, v.Bound, v.Why, tc.outcome, tc.bound)
+		}
+		if tc.why != "" && !strings.Contains(v.Why, tc.why) {
+			t.Errorf("%s: why %q lacks %q", tc.name, v.Why, tc.why)
+		}
+		if tc.notIn != "" && strings.Contains(v.Why, tc.notIn) {
+			t.Errorf("%s: why %q says %q", tc.name, v.Why, tc.notIn)
+		}
+	}
+}
+
+// A trend of two points that are ratios (Node over Go at 100 and at 1,000
+// connections): the change is a product of two ratios of cells, and each
+// way of pairing them gives an envelope; the verdict reads where they
+// overlap.
+func TestWindowEnvelopeRatioTrend(t *testing.T) {
+	sat := &result.PublishedLoad{Tool: "wrk2", Model: result.ModelOpen, DurationS: 30, Saturated: true}
+	cell := func(run string, achieved, meanMS float64) []*result.Trial {
+		return openTrials(run, 1000, achieved, 1, meanMS, 1000)
+	}
+	points := []result.Point{{X: 100, A: "n100", B: "g100"}, {X: 1000, A: "n1000", B: "g1000"}}
+	cases := []struct {
+		name                     string
+		n100, g100, n1000, g1000 []*result.Trial
+		outcome                  string
+		why                      string
+	}{
+		// At 100 both kept up (Node 2× Go); at 1,000 both fell behind,
+		// Node 3× Go measured and more by growth (about 0.28 against
+		// 0.07): the ratio grows 1.5× over our window, more over longer.
+		{"grows", cell("n100", 1000, 10), cell("g100", 1000, 5), cell("n1000", 700, 300), cell("g1000", 900, 100), Holds, "it lies in 1.5×–"},
+		// At 1,000 Node 3× Go measured, but Go's backlog grows 3 times as
+		// fast as Node's: over a longer window the ratio there falls
+		// towards 1/3, below 2 (the ratio at 100), so the change straddles 1×.
+		{"crosses", cell("n100", 1000, 10), cell("g100", 1000, 5), cell("n1000", 900, 300), cell("g1000", 700, 100), NotComparable, "straddles"},
+	}
+	for _, tc := range cases {
+		runs := map[string]result.RunInfo{}
+		for _, id := range []string{"n100", "g100", "n1000", "g1000"} {
+			runs[id] = result.RunInfo{ID: id, OpenLoop: true, PublishedLoad: sat}
+		}
+		trials := map[string][]*result.Trial{"n100": tc.n100, "g100": tc.g100, "n1000": tc.n1000, "g1000": tc.g1000}
+		c := result.Conclusion{Text: tc.name, Metric: "latency_mean_ms", Claim: result.ClaimGrows, Over: "connections", Points: points}
+		v := Evaluate(c, runs, trials, 1)
+		if v.Outcome != tc.outcome || !strings.Contains(v.Why, tc.why) {
+			t.Errorf("%s: %q (%s), want %q saying %q", tc.name, v.Outcome, v.Why, tc.outcome, tc.why)
+		}
+	}
+}
