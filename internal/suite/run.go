@@ -62,6 +62,10 @@ type Run struct {
 	// for the whole run of the suite, in the first round that needs it,
 	// instead of once per round.
 	RateSearchOnce bool
+	// RateCheck (rate_search: checked) searches once, as RateSearchOnce,
+	// and checks the answer before it stands: capacity.Options.Confirm, a
+	// window of capacity.ConfirmWindows search steps.
+	RateCheck bool `json:",omitempty"`
 	// Little, when set (connections: little(M)), sizes Load.Connections at
 	// run time, from the rate and the service time the capacity search of
 	// RateOf measured; Load.Connections is 0 until then.
