@@ -34,7 +34,10 @@ const ConnectionBound = 0.90
 // would only move the wait from the generator into the server. Such a
 // load is behind-schedule (or on schedule) on its own overload, never
 // connection-bound; the flag stays for a server with CPU to spare, which
-// the connections did hold back.
+// the connections did hold back. The server's own CPU, not its core's: a
+// neighbour that took the core starved the server, and reading that as
+// the server's overload would make its latency a floor that a claim could
+// hold on; such a load keeps the flag and reads not comparable.
 const ServerBound = 0.90
 
 // CensoredShare is the share of the responses that unfinished requests
