@@ -126,7 +126,9 @@ func (o Options) withDefaults() Options {
 // server holds. The answer is run again over a window of Options.Confirm;
 // while that is not sustained, the next check goes down by the resolution
 // (or to the failed check's achieved rate, when lower, by at most one
-// Factor), at most ConfirmTries checks, which count among MaxSteps. The capacity is the first
+// Factor), at most ConfirmTries checks, which count among MaxSteps: the
+// bisection stops ConfirmTries steps early once a step was sustained, and
+// takes every step when none was yet (the checks then get what is left). The capacity is the first
 // sustained check's rate; when none is, the rate below the last check
 // (Capacity.Confirmed false).
 func Search(ctx context.Context, eng engine.Engine, cfg load.Config, opt Options) (*result.Capacity, *result.Load, error) {
@@ -172,17 +174,21 @@ func Search(ctx context.Context, eng engine.Engine, cfg load.Config, opt Options
 		}
 		return st, err
 	}
-	bopt := opt
+	reserve := 0
 	if opt.Confirm > 0 {
-		bopt.MaxSteps = max(opt.MaxSteps-ConfirmTries, 2) // the checks are steps of MaxSteps
+		reserve = ConfirmTries // the checks are steps of MaxSteps
 	}
-	found, err := bisect(ctx, cfg, bopt, out, run)
+	found, err := bisect(ctx, cfg, opt, reserve, out, run)
 	if err != nil || !found || opt.Confirm <= 0 {
 		return out, best, err
 	}
 	out.SearchedRPS = out.CapacityRPS
 	rate := out.CapacityRPS
-	for range ConfirmTries {
+	tries := min(ConfirmTries, opt.MaxSteps-len(out.Steps))
+	if tries <= 0 {
+		return out, best, nil // no step left to check with: unconfirmed
+	}
+	for range tries {
 		st, res, err := step(rate, opt.Confirm)
 		if err != nil {
 			return out, best, err
@@ -202,9 +208,10 @@ func Search(ctx context.Context, eng engine.Engine, cfg load.Config, opt Options
 }
 
 // bisect is the search proper: it steps from a start rate until one step
-// is sustained and another is not, then bisects between them. found says
-// that a step was sustained (out.CapacityRPS).
-func bisect(ctx context.Context, cfg load.Config, opt Options, out *result.Capacity, run func(rate float64) (*result.CapacityStep, error)) (found bool, err error) {
+// is sustained and another is not, then bisects between them, in at most
+// MaxSteps steps, or MaxSteps − reserve once a step was sustained. found
+// says that a step was sustained (out.CapacityRPS).
+func bisect(ctx context.Context, cfg load.Config, opt Options, reserve int, out *result.Capacity, run func(rate float64) (*result.CapacityStep, error)) (found bool, err error) {
 
 	rate := opt.Start
 	if rate <= 0 {
@@ -219,7 +226,7 @@ func bisect(ctx context.Context, cfg load.Config, opt Options, out *result.Capac
 		}
 	}
 	lo, hi := 0.0, 0.0 // highest sustained, lowest unsustained target
-	for len(out.Steps) < opt.MaxSteps {
+	for len(out.Steps) < opt.MaxSteps && (out.CapacityRPS == 0 || len(out.Steps) < opt.MaxSteps-reserve) {
 		st, err := run(rate)
 		if err != nil {
 			return out.CapacityRPS > 0, err

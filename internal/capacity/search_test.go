@@ -274,6 +274,13 @@ func TestSearchConfirm(t *testing.T) {
 			}
 		})
 	}
+	// A search whose first sustained step comes late takes every step it
+	// needs; the checks get what is left of MaxSteps.
+	late, _, err := Search(context.Background(), lucky{700, 700}, load.Config{URL: "http://127.0.0.1:1/", Duration: time.Second},
+		Options{Start: 20000, MaxSteps: 8, Pause: time.Nanosecond, Confirm: 3 * time.Second})
+	if err != nil || len(late.Steps) != 8 || !late.Steps[7].Check || !late.Confirmed || late.CapacityRPS > 700 || late.Steps[7].TargetRPS != late.CapacityRPS {
+		t.Errorf("a late first sustained step: %v, capacity %.0f, confirmed %v, steps %+v", err, late.CapacityRPS, late.Confirmed, late.Steps)
+	}
 	// Without Confirm nothing is checked.
 	got, _, err := Search(context.Background(), lucky{10000, 5000}, load.Config{URL: "http://127.0.0.1:1/", Duration: time.Second}, Options{MaxSteps: 12, Pause: time.Nanosecond})
 	if err != nil || got.SearchedRPS != 0 || got.Confirmed || got.CapacityRPS < 9000 {
