@@ -108,10 +108,40 @@ func trend(v *Verdict, runs map[string]result.RunInfo, trials map[string][]*resu
 			}
 		}
 	}
-	// A trend has no side that a bound could favour: any flag that touches
-	// its metric leaves it not comparable.
 	v.Breaks = bs
-	comparable(v, Unknown, lo, hi)
+	comparable(v, trendBias(c, xs, runs, trials), lo, hi)
+}
+
+// trendBias is what the points' flags do to the fitted change. Its slope
+// is Σ (x − x̄)(y − ȳ) / Σ (x − x̄)²: it rises with every point's log value
+// right of the mean x and falls with every one left of it. A floor (the
+// truth at least the figure: a Node cell behind its rate, its backlog
+// growing with the window) right of the mean, or a ceiling left of it,
+// makes the measured change a floor, and the mirror cases a ceiling; a
+// point at the mean x weighs nothing; a point whose bias is unknown, or
+// biases that pull both ways, leave it unknown.
+func trendBias(c result.Conclusion, xs []float64, runs map[string]result.RunInfo, trials map[string][]*result.Trial) Bias {
+	mx := 0.0
+	for _, x := range xs {
+		mx += x
+	}
+	mx /= float64(len(xs))
+	flip := map[Bias]Bias{Unbiased: Unbiased, Floor: Ceiling, Ceiling: Floor, Unknown: Unknown}
+	bias := Unbiased
+	for i, p := range c.Points {
+		_, pb := breaks(p.A, c.Metric, runs[p.A], trials[p.A])
+		if p.B != "" {
+			_, b := breaks(p.B, c.Metric, runs[p.B], trials[p.B])
+			pb = ratioBias(pb, b)
+		}
+		switch {
+		case xs[i] > mx:
+			bias = combine(bias, pb)
+		case xs[i] < mx:
+			bias = combine(bias, flip[pb])
+		}
+	}
+	return bias
 }
 
 // change fits ys = a + b·xs by least squares (ys are logarithms) and returns
