@@ -128,9 +128,9 @@ func (o Options) withDefaults() Options {
 // (or to the failed check's achieved rate, when lower, by at most one
 // Factor), at most ConfirmTries checks, which count among MaxSteps: the
 // bisection stops ConfirmTries steps early once a step was sustained, and
-// takes every step when none was yet (the checks then get what is left). The capacity is the first
-// sustained check's rate; when none is, the rate below the last check
-// (Capacity.Confirmed false).
+// takes every step it needs while none was (the checks then get what is
+// left). The capacity is the first sustained check's rate; when none is,
+// the rate below the last check (Capacity.Confirmed false).
 func Search(ctx context.Context, eng engine.Engine, cfg load.Config, opt Options) (*result.Capacity, *result.Load, error) {
 	opt = opt.withDefaults()
 	out := &result.Capacity{P99BoundMS: float64(opt.P99) / 1e6, Steps: []result.CapacityStep{}}
@@ -178,7 +178,7 @@ func Search(ctx context.Context, eng engine.Engine, cfg load.Config, opt Options
 	if opt.Confirm > 0 {
 		reserve = ConfirmTries // the checks are steps of MaxSteps
 	}
-	found, err := bisect(ctx, cfg, opt, reserve, out, run)
+	found, err := bisect(cfg, opt, reserve, out, run)
 	if err != nil || !found || opt.Confirm <= 0 {
 		return out, best, err
 	}
@@ -211,8 +211,7 @@ func Search(ctx context.Context, eng engine.Engine, cfg load.Config, opt Options
 // is sustained and another is not, then bisects between them, in at most
 // MaxSteps steps, or MaxSteps − reserve once a step was sustained. found
 // says that a step was sustained (out.CapacityRPS).
-func bisect(ctx context.Context, cfg load.Config, opt Options, reserve int, out *result.Capacity, run func(rate float64) (*result.CapacityStep, error)) (found bool, err error) {
-
+func bisect(cfg load.Config, opt Options, reserve int, out *result.Capacity, run func(rate float64) (*result.CapacityStep, error)) (found bool, err error) {
 	rate := opt.Start
 	if rate <= 0 {
 		// A closed loop over the same connections runs at about what the

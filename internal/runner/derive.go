@@ -82,10 +82,10 @@ func (r *Runner) derive(ctx context.Context, run suite.Run, n int, t *result.Tri
 	return cfg, nil
 }
 
-// cellService is the mean service time, in ms, of run id's latest finished
-// trial (its previous round's), where that trial measured the cell itself: an open
-// loop that kept up (no behind-schedule) on a server with CPU to spare
-// (result.ServerBound). The search's p99 is measured at the reference's
+// cellService is the mean service time, in ms, of run id's latest
+// finished trial (its previous round's), where that trial measured the
+// cell itself: an open loop that kept up (no behind-schedule) on a server
+// with CPU to spare (result.ServerBound). The search's p99 is measured at the reference's
 // delay, 0 ms: a server's service time at a 40 ms delay can run 20 ms over
 // it (Node's timers), and little(M) then sizes by what the cell showed. A
 // saturated server's service time is its own queue, which more
