@@ -83,7 +83,20 @@ type Options struct {
 	MinWarmup time.Duration
 	// Step, when set, is called after each step.
 	Step func(n int, s result.CapacityStep)
+	// Confirm, when set, is the window of the steps that check the
+	// bisection's answer before it stands (see Search); 0: no check.
+	Confirm time.Duration
 }
+
+// ConfirmTries is how many checking steps a search with Options.Confirm
+// runs at most: the answer, then down by the resolution (or to a failed
+// check's achieved rate, when lower) until one is sustained.
+const ConfirmTries = 3
+
+// ConfirmWindows is the window of a checking step in windows of a search
+// step: rate_search: checked (docs/suites.md) gives Options.Confirm as
+// ConfirmWindows × the step's duration.
+const ConfirmWindows = 3
 
 func (o Options) withDefaults() Options {
 	if o.Factor <= 1 {
@@ -106,59 +119,116 @@ func (o Options) withDefaults() Options {
 // is each step's. It returns every step, and the load of the highest
 // sustained step (nil when none was). When ctx is cancelled it returns what
 // it has with ctx's error.
+//
+// With Options.Confirm the bisection's answer is checked before it stands:
+// one short step sustained at a rate can be a lucky second, and a search
+// that sets every round's rate (rate_search: checked) must find a rate the
+// server holds. The answer is run again over a window of Options.Confirm;
+// while that is not sustained, the next check goes down by the resolution
+// (or to the failed check's achieved rate, when lower, by at most one
+// Factor), at most ConfirmTries checks, which count among MaxSteps: the
+// bisection stops ConfirmTries steps early once a step was sustained, and
+// takes every step it needs while none was (the checks then get what is
+// left). The capacity is the first sustained check's rate; when none is,
+// the rate below the last check (Capacity.Confirmed false).
 func Search(ctx context.Context, eng engine.Engine, cfg load.Config, opt Options) (*result.Capacity, *result.Load, error) {
 	opt = opt.withDefaults()
 	out := &result.Capacity{P99BoundMS: float64(opt.P99) / 1e6, Steps: []result.CapacityStep{}}
 	var best *result.Load
-	run := func(rate float64) (*result.CapacityStep, error) {
+	step := func(rate float64, window time.Duration) (*result.CapacityStep, *result.Load, error) {
 		if len(out.Steps) > 0 {
 			select {
 			case <-ctx.Done():
-				return nil, ctx.Err()
+				return nil, nil, ctx.Err()
 			case <-time.After(opt.Pause):
 			}
 		}
 		c := cfg
 		c.Rate, c.Progress, c.Warmup = rate, nil, max(c.Warmup, opt.MinWarmup)
+		if window > 0 {
+			c.Duration = window
+		}
 		if rate == 0 {
 			c.MaxConnections = 0 // a closed loop keeps its connections
 		}
 		res, err := eng.Run(ctx, c)
 		if res == nil {
-			return nil, fmt.Errorf("step at %.0f req/s: %w", rate, err)
+			return nil, nil, fmt.Errorf("step at %.0f req/s: %w", rate, err)
 		}
-		if len(out.Steps) == 0 || rate > 0 {
+		if len(out.Steps) == 0 || rate > 0 && window == 0 {
 			out.Settings = res.Settings
 			out.Settings.Rate = 0
 		}
 		st := judge(rate, res, opt.P99)
-		if st.Sustained && rate > out.CapacityRPS {
-			out.CapacityRPS, best = rate, res
-		}
+		st.Check = window > 0
 		out.Steps = append(out.Steps, st)
 		if opt.Step != nil {
 			opt.Step(len(out.Steps), st)
 		}
-		return &out.Steps[len(out.Steps)-1], ctx.Err()
+		return &out.Steps[len(out.Steps)-1], res, ctx.Err()
 	}
+	run := func(rate float64) (*result.CapacityStep, error) {
+		st, res, err := step(rate, 0)
+		if st != nil && st.Sustained && rate > out.CapacityRPS {
+			out.CapacityRPS, best = rate, res
+		}
+		return st, err
+	}
+	reserve := 0
+	if opt.Confirm > 0 {
+		reserve = ConfirmTries // the checks are steps of MaxSteps
+	}
+	found, err := bisect(cfg, opt, reserve, out, run)
+	if err != nil || !found || opt.Confirm <= 0 {
+		return out, best, err
+	}
+	out.SearchedRPS = out.CapacityRPS
+	rate := out.CapacityRPS
+	tries := min(ConfirmTries, opt.MaxSteps-len(out.Steps))
+	if tries <= 0 {
+		return out, best, nil // no step left to check with: unconfirmed
+	}
+	for range tries {
+		st, res, err := step(rate, opt.Confirm)
+		if err != nil {
+			return out, best, err
+		}
+		if st.Sustained {
+			out.CapacityRPS, out.Confirmed, best = rate, true, res
+			return out, best, nil
+		}
+		next := rate / (1 + opt.Resolution)
+		if a := st.AchievedRPS; a > 0 && a < next {
+			next = max(a, rate/opt.Factor)
+		}
+		rate = next
+	}
+	out.CapacityRPS = rate
+	return out, best, nil
+}
 
+// bisect is the search proper: it steps from a start rate until one step
+// is sustained and another is not, then bisects between them, in at most
+// MaxSteps steps, or MaxSteps − reserve once a step was sustained. found
+// says that a step was sustained (out.CapacityRPS).
+func bisect(cfg load.Config, opt Options, reserve int, out *result.Capacity, run func(rate float64) (*result.CapacityStep, error)) (found bool, err error) {
 	rate := opt.Start
 	if rate <= 0 {
 		// A closed loop over the same connections runs at about what the
 		// server can do: a start close to the answer saves steps.
 		st, err := run(0)
 		if err != nil {
-			return out, best, err
+			return false, err
 		}
 		if rate = st.AchievedRPS; rate <= 0 {
-			return out, best, fmt.Errorf("the closed-loop seed completed no request (%d errors): is a server listening at %s?", st.Errors, cfg.URL)
+			return false, fmt.Errorf("the closed-loop seed completed no request (%d errors): is a server listening at %s?", st.Errors, cfg.URL)
 		}
 	}
 	lo, hi := 0.0, 0.0 // highest sustained, lowest unsustained target
-	for len(out.Steps) < opt.MaxSteps {
+	for len(out.Steps) < opt.MaxSteps && (out.CapacityRPS == 0 || len(out.Steps) < opt.MaxSteps-reserve) {
 		st, err := run(rate)
 		if err != nil {
-			return out, best, err
+			return out.CapacityRPS > 0, err
 		}
 		if st.Sustained {
 			lo = rate
@@ -179,15 +249,15 @@ func Search(ctx context.Context, eng engine.Engine, cfg load.Config, opt Options
 			}
 			rate = next
 		case hi/lo <= 1+opt.Resolution:
-			return out, best, nil
+			return true, nil
 		default:
 			rate = math.Sqrt(lo * hi) // the bracket spans a ratio: halve it
 		}
 	}
 	if out.CapacityRPS == 0 {
-		return out, best, fmt.Errorf("no step was sustained in %d steps (down to %.0f req/s): %s", len(out.Steps), rate*opt.Factor, out.Steps[len(out.Steps)-1].Why)
+		return false, fmt.Errorf("no step was sustained in %d steps (down to %.0f req/s): %s", len(out.Steps), rate*opt.Factor, out.Steps[len(out.Steps)-1].Why)
 	}
-	return out, best, nil
+	return true, nil
 }
 
 // judge says whether one step was sustained, and if not, why.

@@ -204,3 +204,86 @@ func TestJudge(t *testing.T) {
 		}
 	}
 }
+
+// lucky sustains up to short in a window of a second or less, and only up
+// to long in a longer one: a search whose short steps caught a fast second.
+type lucky struct{ short, long float64 }
+
+func (m lucky) Run(ctx context.Context, cfg load.Config) (*result.Load, error) {
+	limit := m.short
+	if cfg.Duration > time.Second {
+		limit = m.long
+	}
+	r, err := model{limit}.Run(ctx, cfg)
+	r.DurationS = cfg.Duration.Seconds()
+	return r, err
+}
+
+// TestSearchConfirm: with Options.Confirm, the bisection's answer stands
+// only once a longer step sustains it; otherwise the checks step down
+// (by the resolution, or to a failed check's achieved rate) and the
+// capacity is the first sustained check, or the rate below the last.
+func TestSearchConfirm(t *testing.T) {
+	cases := []struct {
+		name        string
+		long        float64 // what a longer window sustains, of the short steps' 10,000
+		checks      int
+		confirmed   bool
+		low, high   float64 // the capacity's bounds
+		lastChecked float64 // the last check's target, 0: any
+	}{
+		{"the answer holds", 10000, 1, true, 10000 / (1 + DefaultResolution), 10000, 0},
+		// The first check achieves 9,300, below its rate ÷ 1.05: the next
+		// check goes there, and holds.
+		{"a lucky answer, checked down to what holds", 9300, 2, true, 9300, 9300, 9300},
+		// Half: each check goes down by at most one Factor (1.25); three
+		// fail, and the capacity is the rate below the third.
+		{"nothing holds", 5000, ConfirmTries, false, 0, 5200, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, best, err := Search(context.Background(), lucky{10000, c.long}, load.Config{URL: "http://127.0.0.1:1/", Duration: time.Second},
+				Options{MaxSteps: 12, Pause: time.Nanosecond, Confirm: 3 * time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var checks []result.CapacityStep
+			for _, s := range got.Steps {
+				if s.Check {
+					checks = append(checks, s)
+				}
+			}
+			if len(checks) != c.checks || got.Confirmed != c.confirmed {
+				t.Fatalf("%d checks, confirmed %v; want %d, %v (steps %+v)", len(checks), got.Confirmed, c.checks, c.confirmed, got.Steps)
+			}
+			if checks[0].TargetRPS != got.SearchedRPS || got.SearchedRPS < 10000/(1+DefaultResolution) || got.SearchedRPS > 10000 {
+				t.Errorf("first check at %.0f, searched %.0f: want both the bisection's answer", checks[0].TargetRPS, got.SearchedRPS)
+			}
+			if got.CapacityRPS < c.low || got.CapacityRPS > c.high {
+				t.Errorf("capacity %.0f, want %.0f–%.0f", got.CapacityRPS, c.low, c.high)
+			}
+			last := checks[len(checks)-1]
+			if c.confirmed && (!last.Sustained || last.TargetRPS != got.CapacityRPS || best == nil || best.TargetRPS != got.CapacityRPS) {
+				t.Errorf("confirmed at %.0f, but the last check %+v and the best load %+v", got.CapacityRPS, last, best)
+			}
+			if !c.confirmed && got.CapacityRPS >= last.TargetRPS {
+				t.Errorf("unconfirmed capacity %.0f, want below the last check's %.0f", got.CapacityRPS, last.TargetRPS)
+			}
+			if c.lastChecked > 0 && last.TargetRPS != c.lastChecked {
+				t.Errorf("last check at %.0f, want %.0f", last.TargetRPS, c.lastChecked)
+			}
+		})
+	}
+	// A search whose first sustained step comes late takes every step it
+	// needs; the checks get what is left of MaxSteps.
+	late, _, err := Search(context.Background(), lucky{700, 700}, load.Config{URL: "http://127.0.0.1:1/", Duration: time.Second},
+		Options{Start: 20000, MaxSteps: 8, Pause: time.Nanosecond, Confirm: 3 * time.Second})
+	if err != nil || len(late.Steps) != 8 || !late.Steps[7].Check || !late.Confirmed || late.CapacityRPS > 700 || late.Steps[7].TargetRPS != late.CapacityRPS {
+		t.Errorf("a late first sustained step: %v, capacity %.0f, confirmed %v, steps %+v", err, late.CapacityRPS, late.Confirmed, late.Steps)
+	}
+	// Without Confirm nothing is checked.
+	got, _, err := Search(context.Background(), lucky{10000, 5000}, load.Config{URL: "http://127.0.0.1:1/", Duration: time.Second}, Options{MaxSteps: 12, Pause: time.Nanosecond})
+	if err != nil || got.SearchedRPS != 0 || got.Confirmed || got.CapacityRPS < 9000 {
+		t.Errorf("unchecked search: %+v, %v", got, err)
+	}
+}

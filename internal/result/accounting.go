@@ -25,6 +25,21 @@ const (
 // server, limit it: at 90 % a burst finds every connection busy.
 const ConnectionBound = 0.90
 
+// ServerBound is the share of its CPUs (Load.ServerCPUShare) a server must
+// use over the window to count as saturated. A saturated server serves at
+// its capacity whatever the connections: when a rate then needs them all,
+// its queue, not their number, set the service time (by Little's law an
+// open loop whose every connection is busy measures a service time of
+// connections ÷ achieved rate, whoever fell behind), and more connections
+// would only move the wait from the generator into the server. Such a
+// load is behind-schedule (or on schedule) on its own overload, never
+// connection-bound; the flag stays for a server with CPU to spare, which
+// the connections did hold back. The server's own CPU, not its core's: a
+// neighbour that took the core starved the server, and reading that as
+// the server's overload would make its latency a floor that a claim could
+// hold on; such a load keeps the flag and reads not comparable.
+const ServerBound = 0.90
+
 // CensoredShare is the share of the responses that unfinished requests
 // older than the median latency may reach before the latency figures are
 // flagged censored: those requests' latencies, all above the median, are

@@ -5,7 +5,13 @@ package result
 type Capacity struct {
 	// CapacityRPS is the highest target rate that was sustained (see
 	// CapacityStep.Sustained); 0 when no step was.
-	CapacityRPS float64        `json:"capacity_rps"`
+	CapacityRPS float64 `json:"capacity_rps"`
+	// SearchedRPS is the bisection's answer, when a check followed it
+	// (rate_search: checked): CapacityRPS is then the first checking
+	// step's rate that was sustained (Confirmed), or, with none, the rate
+	// below the last check.
+	SearchedRPS float64        `json:"searched_rps,omitempty"`
+	Confirmed   bool           `json:"confirmed,omitempty"`
 	P99BoundMS  float64        `json:"p99_bound_ms,omitempty"` // the --p99 bound; 0: none
 	Steps       []CapacityStep `json:"steps"`
 	// Settings is the load of every step but its rate (each step's target
@@ -30,6 +36,9 @@ type CapacityStep struct {
 	// is given. Why says what failed otherwise.
 	Sustained bool   `json:"sustained"`
 	Why       string `json:"why,omitempty"`
+	// Check marks a step that checked the bisection's answer, over a
+	// longer window (capacity.Options.Confirm).
+	Check bool `json:"check,omitempty"`
 }
 
 // RateFrom is where a trial's open-loop rate came from when the suite gave
@@ -66,8 +75,14 @@ type ConnectionsFrom struct {
 	// else of its highest sustained step; with rate_of a closed-loop run, that run's median req/s
 	// (ServiceP99MS is then the median p99 of its trials).
 	ServiceAtRPS float64 `json:"service_at_rps"`
-	Connections  int     `json:"connections"`
-	Capped       bool    `json:"capped,omitempty"`
+	// CellServiceMS is the mean service time this cell's latest finished
+	// trial (its previous round's) measured, when it was longer than
+	// HoldMS + ServiceP99MS: Connections then counts it in place of those
+	// two (ceil(RateRPS × CellServiceMS / 1000 × Margin)). Only a trial that
+	// kept up on a server with CPU to spare counts (docs/suites.md).
+	CellServiceMS float64 `json:"cell_service_ms,omitempty"`
+	Connections   int     `json:"connections"`
+	Capped        bool    `json:"capped,omitempty"`
 }
 
 // DurationFrom is how a trial's window was sized at run time when the suite

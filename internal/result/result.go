@@ -174,6 +174,14 @@ type Load struct {
 	// connections or more the generator, not the server, limits the rate
 	// (FlagConnectionBound).
 	ConnectionsNeeded float64 `json:"connections_needed,omitempty"`
+	// ServerCPUShare is the server's mean CPU over the window as a share of
+	// the CPUs it could use (its cores, its applied quota, its threads when
+	// it reports fewer): the runner sets it from its monitor
+	// (SetServerCPUShare); 0 where unknown (an external load, several
+	// hosts). At ServerBound or more the server was saturated: a rate that
+	// needed the connections was its own overload filling them, not too
+	// few connections, and the load is not connection-bound.
+	ServerCPUShare float64 `json:"server_cpu_share,omitempty"`
 	// Flags say whether the load did what was asked: ValidityFlags.
 	Flags   []string          `json:"flags,omitempty"`
 	Targets map[string]*Stats `json:"targets,omitempty"`
@@ -193,7 +201,7 @@ const (
 	FlagInconsistent       = "inconsistent"        // Little's law is off by more than 10 %: an accounting bug or a stall
 	FlagBehindSchedule     = "behind-schedule"     // open loop: achieved < 95 % of the target rate
 	FlagAheadOfSchedule    = "ahead-of-schedule"   // open loop: achieved > 105 %: a backlog from before the window was worked off
-	FlagConnectionBound    = "connection-bound"    // open loop: target × mean service time needs >= 90 % of the connections
+	FlagConnectionBound    = "connection-bound"    // open loop: target × mean service time needs >= 90 % of the connections, and the server was not saturated
 	FlagCensored           = "censored"            // unfinished requests older than the median are > 1 % of the responses
 )
 

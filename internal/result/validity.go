@@ -20,8 +20,10 @@ var LoadFlags = []string{FlagBehindSchedule, FlagAheadOfSchedule, FlagConnection
 //     the window (the warm-up fell behind), so its latencies include that
 //     backlog's queueing;
 //   - connection-bound: an open loop's target × mean service time reaches
-//     90 % of its connections, so the connections, not the server, cap the
-//     rate (ConnectionsNeeded holds the first number);
+//     90 % of its connections while the server had CPU to spare
+//     (ServerCPUShare below ServerBound, or unknown), so the connections,
+//     not the server, cap the rate (ConnectionsNeeded holds the first
+//     number);
 //   - stalled-connections: a busy connection completed nothing;
 //   - censored: censored requests (unfinished, and an open loop's missed
 //     ones) older than the median latency exceed 1 % of the responses: the
@@ -36,7 +38,7 @@ func ValidityFlags(l *Load) []string {
 		if l.RPS > AheadOfSchedule*l.TargetRPS {
 			fs = append(fs, FlagAheadOfSchedule)
 		}
-		if conns := OpenConnections(l); conns > 0 && l.ConnectionsNeeded >= ConnectionBound*float64(conns) {
+		if conns := OpenConnections(l); conns > 0 && l.ConnectionsNeeded >= ConnectionBound*float64(conns) && l.ServerCPUShare < ServerBound {
 			fs = append(fs, FlagConnectionBound)
 		}
 	}
@@ -50,6 +52,15 @@ func ValidityFlags(l *Load) []string {
 		fs = append(fs, FlagInconsistent)
 	}
 	return fs
+}
+
+// SetServerCPUShare records the server's CPU share over the window and
+// derives l's load flags again: a saturated server is not held back by its
+// connections (ServerBound).
+func (l *Load) SetServerCPUShare(share float64) {
+	l.ServerCPUShare = share
+	kept := slices.DeleteFunc(slices.Clone(l.Flags), func(f string) bool { return slices.Contains(LoadFlags, f) })
+	l.Flags = append(kept, ValidityFlags(l)...)
 }
 
 // OpenConnections is the most connections an open loop could use: -c, or

@@ -17,7 +17,7 @@ import (
 func (r *Runner) rateOf(ctx context.Context, run suite.Run, n int) (float64, *result.RateFrom, error) {
 	from := &result.RateFrom{Run: run.RateOf, Fraction: run.RateFraction, Method: result.RateFromClosedLoop}
 	if run.RateSearch {
-		found, err := r.search(ctx, run.RateOf, n, run.RateSearchOnce)
+		found, err := r.search(ctx, run.RateOf, n, run.RateSearchOnce, run.RateCheck)
 		if found != nil {
 			from.Method, from.CapacityRPS, from.Search = result.RateFromSearch, found.CapacityRPS, found
 		}
@@ -49,7 +49,7 @@ type searched struct {
 // default accept queue; every trial of the
 // round that takes its rate from it (in any experiment) then offers the same
 // rate.
-func (r *Runner) search(ctx context.Context, id string, n int, once bool) (*result.Capacity, error) {
+func (r *Runner) search(ctx context.Context, id string, n int, once, check bool) (*result.Capacity, error) {
 	key := fmt.Sprintf("%s round %d", id, n)
 	if once {
 		key = id + " once"
@@ -81,6 +81,11 @@ func (r *Runner) search(ctx context.Context, id string, n int, once bool) (*resu
 	if opt.MinWarmup == 0 {
 		opt.MinWarmup = capacity.MinWarmup(ref.Load.Connections)
 	}
+	if check {
+		// rate_search: checked: the answer sets every round's rate, so a
+		// longer step must hold it first (capacity.Search).
+		opt.Confirm = capacity.ConfirmWindows * ref.Load.Duration
+	}
 	se := &searchEngine{eng: eng, opt: opt}
 	r.logf("round %d: searching the open-loop capacity of %s", n, id)
 	t, err := r.trialOn(ctx, ref, n, se)
@@ -95,6 +100,9 @@ func (r *Runner) search(ctx context.Context, id string, n int, once bool) (*resu
 		s.err = fmt.Errorf("the capacity search of %s in round %d sustained no rate", id, n)
 	default:
 		r.logf("round %d: %s sustains %.0f req/s (%d steps)", n, id, se.found.CapacityRPS, len(se.found.Steps))
+		if check && !se.found.Confirmed {
+			r.logf("warning: round %d: no check of %s's capacity (%.0f req/s searched) was sustained; its rate uses %.0f req/s, below the last check", n, id, se.found.SearchedRPS, se.found.CapacityRPS)
+		}
 	}
 	r.searches[key] = s
 	return s.found, s.err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"restbench/internal/cpu"
 	"restbench/internal/monitor"
 	"restbench/internal/result"
 	"restbench/internal/server"
@@ -44,7 +45,33 @@ func (r *Runner) watch(p *server.Process, start time.Time, idle *float64, idleMS
 		endListen(t)
 		t.Monitor.IdleCPU, t.Monitor.IdleMS = idle, idleMS
 		t.Monitor.CPUPerResponseUS = costPerResponse(t.Monitor, l)
+		if l != nil && l.TargetRPS > 0 {
+			l.SetServerCPUShare(serverCPUShare(t))
+		}
 	}
+}
+
+// serverCPUShare is the server's mean CPU in the measured part as a share
+// of the CPUs it could use: its cores, at most its applied quota, at most
+// the threads it reports (Node's 1 on two cores is saturated at 100 %). 0
+// when nothing was sampled.
+func serverCPUShare(t *result.Trial) float64 {
+	m := t.Monitor
+	if m == nil || len(m.Samples) == 0 {
+		return 0
+	}
+	list, err := cpu.ParseList(t.Placement.ServerCPUs)
+	if err != nil || len(list) == 0 {
+		return 0
+	}
+	budget := float64(len(list))
+	if q := t.Placement.Quota; q > 0 && t.Placement.QuotaApplied {
+		budget = min(budget, q)
+	}
+	if t.Server != nil && t.Server.Threads > 0 {
+		budget = min(budget, float64(t.Server.Threads))
+	}
+	return m.ServerCPUMean / 100 / budget
 }
 
 // costPerResponse divides the server's CPU in the measured part among the

@@ -48,3 +48,34 @@ func TestCostPerResponse(t *testing.T) {
 		}
 	}
 }
+
+// TestServerCPUShare: the server's CPU over what it could use, which
+// decides whether a load that needed every connection was the server's own
+// overload (result.ServerBound) or too few connections.
+func TestServerCPUShare(t *testing.T) {
+	trial := func(cpuPct float64, cpus string, quota float64, applied bool, threads int) *result.Trial {
+		tr := &result.Trial{Placement: result.Placement{ServerCPUs: cpus, Quota: quota, QuotaApplied: applied}}
+		tr.Server = &result.Server{Threads: threads}
+		tr.Monitor = monitor.Summarize([]result.Sample{{T: 0.25, ServerCPU: cpuPct}, {T: 0.5, ServerCPU: cpuPct}}, 250, 1)
+		return tr
+	}
+	tests := []struct {
+		name string
+		t    *result.Trial
+		want float64
+	}{
+		{"pinned to one core, saturated", trial(99, "0", 0, false, 1), 0.99},
+		{"Go on two cores at one core's worth", trial(100, "0-1", 0, false, 0), 0.5},
+		{"Node's one thread on two cores", trial(97, "0-1", 0, false, 1), 0.97},
+		{"a half-CPU quota, used", trial(48, "0", 0.5, true, 0), 0.96},
+		{"a quota not applied is no budget", trial(48, "0", 0.5, false, 0), 0.48},
+		{"nothing sampled", &result.Trial{Placement: result.Placement{ServerCPUs: "0"}}, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := serverCPUShare(tc.t); math.Abs(got-tc.want) > 1e-9 {
+				t.Errorf("share %.3f, want %.3f", got, tc.want)
+			}
+		})
+	}
+}

@@ -50,11 +50,20 @@ func (r *Runner) derive(ctx context.Context, run suite.Run, n int, t *result.Tri
 	hold := 0.0
 	if l := run.Little; l != nil {
 		hold = l.HoldMS
-		cfg.Connections = l.Connections(cfg.Rate, p99)
+		// Over the hold, the search's p99, or what this cell's previous
+		// round measured, when longer (cellService).
+		over := p99
+		cell := r.cellService(run.ID)
+		if cell-l.HoldMS > over {
+			over = cell - l.HoldMS
+		} else {
+			cell = 0
+		}
+		cfg.Connections = l.Connections(cfg.Rate, over)
 		t.ConnectionsFrom = &result.ConnectionsFrom{
 			Rule: "little", Margin: l.Margin, RateRPS: cfg.Rate, HoldMS: l.HoldMS,
-			ServiceP99MS: p99, ServiceAtRPS: at, Connections: cfg.Connections,
-			Capped: uncapped(*l, cfg.Rate, p99) > cfg.Connections,
+			ServiceP99MS: p99, ServiceAtRPS: at, CellServiceMS: cell,
+			Connections: cfg.Connections, Capped: uncapped(*l, cfg.Rate, over) > cfg.Connections,
 		}
 	}
 	if w := run.Window; w != nil {
@@ -71,6 +80,27 @@ func (r *Runner) derive(ctx context.Context, run suite.Run, n int, t *result.Tri
 		cfg.Duration = d
 	}
 	return cfg, nil
+}
+
+// cellService is the mean service time, in ms, of run id's latest
+// finished trial (its previous round's), where that trial measured the
+// cell itself: an open loop that kept up (no behind-schedule) on a server
+// with CPU to spare (result.ServerBound). The search's p99 is measured at the reference's
+// delay, 0 ms: a server's service time at a 40 ms delay can run 20 ms over
+// it (Node's timers), and little(M) then sizes by what the cell showed. A
+// saturated server's service time is its own queue, which more
+// connections would only lengthen (the count would grow round by round):
+// it is not used. 0 without such a trial.
+func (r *Runner) cellService(id string) float64 {
+	v := r.loads[id]
+	if len(v) == 0 {
+		return 0
+	}
+	l := v[len(v)-1]
+	if l.TargetRPS <= 0 || l.Service == nil || l.ServerCPUShare >= result.ServerBound || l.RPS < result.BehindSchedule*l.TargetRPS {
+		return 0
+	}
+	return l.Service.Mean
 }
 
 // uncapped is what l gives without its cap.

@@ -124,3 +124,45 @@ func TestDeriveClosedLoop(t *testing.T) {
 		t.Errorf("rate %v, %d connections from %+v; want 24,000 req/s, 180 connections (p99 4 ms at 32,000 req/s)", cfg.Rate, cfg.Connections, cf)
 	}
 }
+
+// TestDeriveCellService: little(M) sizes by the cell's own previous trial
+// when it measured a longer service time than the hold plus the search's
+// p99 (the delay-0 reference), and only where that trial measured the
+// cell: kept up, on a server with CPU to spare.
+func TestDeriveCellService(t *testing.T) {
+	const ref = "delay/node-express delay=0ms"
+	found := &result.Capacity{CapacityRPS: 40000, Steps: []result.CapacityStep{{TargetRPS: 32000, P99MS: 4, Sustained: true}}}
+	prev := func(target, rps, serviceMS, share float64) *result.Load {
+		l := &result.Load{TargetRPS: target, ServerCPUShare: share}
+		l.RPS, l.Service = rps, &result.Latency{Mean: serviceMS}
+		return l
+	}
+	run := suite.Run{ID: "delay/node delay=40ms", RateOf: ref, RateFraction: 0.78, RateSearch: true,
+		Little: &suite.Little{Margin: 1.5, HoldMS: 40}, Load: load.Config{Duration: time.Second}}
+	// 31,200 req/s × (40 + 4) ms × 1.5 = 2,060 from the search alone.
+	for _, c := range []struct {
+		name  string
+		prev  []*result.Load
+		conns int
+		cell  float64
+	}{
+		{"the first round: the search", nil, 2060, 0},
+		{"a longer service time, kept up with CPU to spare", []*result.Load{prev(31200, 31100, 60, 0.8)}, 2808, 60}, // 31,200 × 60 ms × 1.5
+		{"its latest trial counts", []*result.Load{prev(31200, 31100, 80, 0.8), prev(31200, 31100, 50, 0.8)}, 2340, 50},
+		{"shorter than hold + p99: the search", []*result.Load{prev(31200, 31100, 43, 0.8)}, 2060, 0},
+		{"a saturated server's queue is not the cell's", []*result.Load{prev(31200, 31100, 60, 0.95)}, 2060, 0},
+		{"behind schedule: not the cell's", []*result.Load{prev(31200, 25000, 60, 0.5)}, 2060, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := &Runner{searches: map[string]searched{ref + " round 2": {found: found}}, loads: map[string][]*result.Load{run.ID: c.prev}}
+			tr := &result.Trial{}
+			cfg, err := r.derive(context.Background(), run, 2, tr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cf := tr.ConnectionsFrom; cfg.Connections != c.conns || cf == nil || cf.Connections != c.conns || cf.CellServiceMS != c.cell || cf.ServiceP99MS != 4 {
+				t.Errorf("%d connections from %+v, want %d (cell service %v ms)", cfg.Connections, cf, c.conns, c.cell)
+			}
+		})
+	}
+}

@@ -256,7 +256,8 @@ func assembleRate(r *Run, pd *pending, s settings) error {
 }
 
 // assembleRateSearch reads rate_search: once searches a capacity(<run id>)
-// once for the whole run of the suite instead of once per round.
+// once for the whole run of the suite instead of once per round; checked
+// does too, and checks the search's answer with longer steps.
 func assembleRateSearch(r *Run, s settings) error {
 	if s.RateSearch == nil || s.RateSearch.V == "round" {
 		return nil
@@ -265,9 +266,9 @@ func assembleRateSearch(r *Run, s settings) error {
 		if s.Rate != nil && s.Rate.V.Frac == 0 {
 			return nil // an absolute rate (a scale's) searches nothing
 		}
-		return yamlfile.Errorf(s.RateSearch.Node, "rate_search", "once needs a rate searched for: rate: 1x with rate_of: capacity(<run id>)")
+		return yamlfile.Errorf(s.RateSearch.Node, "rate_search", "%s needs a rate searched for: rate: 1x with rate_of: capacity(<run id>)", s.RateSearch.V)
 	}
-	r.RateSearchOnce = true
+	r.RateSearchOnce, r.RateCheck = true, s.RateSearch.V == "checked"
 	return nil
 }
 

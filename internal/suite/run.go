@@ -68,6 +68,10 @@ type Run struct {
 	// schedule, and an open loop's warm-up carries no backlog into its
 	// window that its rate leaves no spare capacity to work off.
 	Prewarm time.Duration `json:",omitempty"`
+	// RateCheck (rate_search: checked) searches once, as RateSearchOnce,
+	// and checks the answer before it stands: capacity.Options.Confirm, a
+	// window of capacity.ConfirmWindows search steps.
+	RateCheck bool `json:",omitempty"`
 	// Little, when set (connections: little(M)), sizes Load.Connections at
 	// run time, from the rate and the service time the capacity search of
 	// RateOf measured; Load.Connections is 0 until then.

@@ -266,7 +266,7 @@ func (v *runtimeName) UnmarshalYAML(n *yaml.Node) error {
 }
 func (v *rate) UnmarshalYAML(n *yaml.Node) error { return v.read(n, parseRate) }
 func (v *rateSearch) UnmarshalYAML(n *yaml.Node) error {
-	return v.read(n, func(n *yaml.Node) (string, error) { return yamlfile.OneOf(n, "round", "once") })
+	return v.read(n, func(n *yaml.Node) (string, error) { return yamlfile.OneOf(n, "round", "once", "checked") })
 }
 func (v *connections) UnmarshalYAML(n *yaml.Node) error { return v.read(n, parseConnections) }
 func (v *placement) UnmarshalYAML(n *yaml.Node) error   { return v.read(n, parsePlacement) }

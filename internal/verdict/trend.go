@@ -100,13 +100,11 @@ func trend(v *Verdict, runs map[string]result.RunInfo, trials map[string][]*resu
 	decide(v, "", lo, hi)
 	caution(v, warn)
 	var bs []Break
-	biases := map[string]Bias{}
 	for _, p := range c.Points {
 		for _, id := range []string{p.A, p.B} {
 			if id != "" {
-				b, bias := breaks(id, c.Metric, runs[id], trials[id])
+				b, _ := breaks(id, c.Metric, runs[id], trials[id])
 				bs = append(bs, b...)
-				biases[id] = bias
 			}
 		}
 	}
@@ -114,16 +112,10 @@ func trend(v *Verdict, runs map[string]result.RunInfo, trials map[string][]*resu
 	// Two points: the fitted change is the last X's figure over the
 	// first's, A_last/A_first, or with ratios (A_last/B_last)/(A_first/
 	// B_first) = A_last/A_first × B_first/B_last, graded as ratios are.
-	p, q, ok := twoPoints(c)
-	switch {
-	case ok && windowEnvelope(v, factorsOf(p, q), runs, trials, lo, hi):
-	case ok && p.B == "":
-		comparable(v, ratioBias(biases[q.A], biases[p.A]), lo, hi)
-	default:
-		// Over more points, or a ratio of ratios outside the window rule,
-		// no side is one a bound could favour: any flag that touches the
-		// metric leaves the trend not comparable.
-		comparable(v, Unknown, lo, hi)
+	// Otherwise the flags' sides, weighed by where their points sit
+	// (trendBias), say whether the fitted change is a bound.
+	if p, q, ok := twoPoints(c); !ok || !windowEnvelope(v, factorsOf(p, q), runs, trials, lo, hi) {
+		comparable(v, trendBias(c, xs, runs, trials), lo, hi)
 	}
 }
 
@@ -151,6 +143,38 @@ func factorsOf(first, last result.Point) [][][2]string {
 		{{last.A, first.A}, {first.B, last.B}},
 		{{last.A, last.B}, {first.B, first.A}},
 	}
+}
+
+// trendBias is what the points' flags do to the fitted change. Its slope
+// is Σ (x − x̄)(y − ȳ) / Σ (x − x̄)²: it rises with every point's log value
+// right of the mean x and falls with every one left of it. A floor (the
+// truth at least the figure: a Node cell behind its rate, its backlog
+// growing with the window) right of the mean, or a ceiling left of it,
+// makes the measured change a floor, and the mirror cases a ceiling; a
+// point at the mean x weighs nothing; a point whose bias is unknown, or
+// biases that pull both ways, leave it unknown.
+func trendBias(c result.Conclusion, xs []float64, runs map[string]result.RunInfo, trials map[string][]*result.Trial) Bias {
+	mx := 0.0
+	for _, x := range xs {
+		mx += x
+	}
+	mx /= float64(len(xs))
+	flip := map[Bias]Bias{Unbiased: Unbiased, Floor: Ceiling, Ceiling: Floor, Unknown: Unknown}
+	bias := Unbiased
+	for i, p := range c.Points {
+		_, pb := breaks(p.A, c.Metric, runs[p.A], trials[p.A])
+		if p.B != "" {
+			_, b := breaks(p.B, c.Metric, runs[p.B], trials[p.B])
+			pb = ratioBias(pb, b)
+		}
+		switch {
+		case xs[i] > mx:
+			bias = combine(bias, pb)
+		case xs[i] < mx:
+			bias = combine(bias, flip[pb])
+		}
+	}
+	return bias
 }
 
 // change fits ys = a + b·xs by least squares (ys are logarithms) and returns

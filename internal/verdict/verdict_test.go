@@ -377,6 +377,41 @@ func TestTrend(t *testing.T) {
 			}
 		})
 	}
+	// A flagged point bounds the fitted change by where it lies: a floor
+	// right of the mean x (a backlog that grows with the window) bounds it
+	// from below, left of it from above; unknown leaves it not comparable.
+	rising := map[string][]fig{"p0": meanOf(10, 11, 10, 10, 11), "p1": meanOf(30, 28, 32, 30, 28), "p25": meanOf(9000, 9500, 8700, 9000, 9500)}
+	for _, tc := range []struct {
+		name    string
+		flagged string // the point that carries the flag
+		flag    string
+		want    string
+		bound   string
+	}{
+		{"a floor right of the mean: at least this change", "p25", result.FlagBehindSchedule, Holds, "lower"},
+		{"a floor left of the mean: at most this change", "p0", result.FlagBehindSchedule, NotComparable, ""},
+		{"unknown", "p25", result.FlagAheadOfSchedule, NotComparable, ""},
+		{"a ceiling right of the mean", "p25", result.FlagConnectionBound, NotComparable, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			runs, trials := map[string]result.RunInfo{}, map[string][]*result.Trial{}
+			for id, figs := range rising {
+				runs[id] = result.RunInfo{ID: id}
+				trials[id] = trialsOf(id, figs...)
+				if id == tc.flagged {
+					for _, tr := range trials[id] {
+						tr.Flags = []string{tc.flag}
+					}
+				}
+			}
+			c := result.Conclusion{Text: tc.name, Metric: "latency_mean_ms", Claim: result.ClaimGrows, Over: "work_share",
+				Points: []result.Point{{X: 0, A: "p0"}, {X: 1, A: "p1"}, {X: 25, A: "p25"}}}
+			v := Evaluate(c, runs, trials, 1)
+			if v.Outcome != tc.want || v.Bound != tc.bound {
+				t.Errorf("outcome %q bound %q (change %.3g, %.3g–%.3g: %s), want %q %q", v.Outcome, v.Bound, v.Estimate, v.Lo, v.Hi, v.Why, tc.want, tc.bound)
+			}
+		})
+	}
 	// A point that cannot run here makes the whole trend not run here.
 	runs := map[string]result.RunInfo{"a": {ID: "a"}, "b": {ID: "b"}}
 	trials := map[string][]*result.Trial{
