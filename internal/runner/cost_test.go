@@ -59,6 +59,10 @@ func TestServerCPUShare(t *testing.T) {
 		tr.Monitor = monitor.Summarize([]result.Sample{{T: 0.25, ServerCPU: cpuPct}, {T: 0.5, ServerCPU: cpuPct}}, 250, 1)
 		return tr
 	}
+	slow := func(tr *result.Trial, f float64) *result.Trial {
+		tr.Placement.ServerCPU = f
+		return tr
+	}
 	tests := []struct {
 		name string
 		t    *result.Trial
@@ -69,6 +73,8 @@ func TestServerCPUShare(t *testing.T) {
 		{"Node's one thread on two cores", trial(97, "0-1", 0, false, 1), 0.97},
 		{"a half-CPU quota, used", trial(48, "0", 0.5, true, 0), 0.96},
 		{"a quota not applied is no budget", trial(48, "0", 0.5, false, 0), 0.48},
+		{"run --server-cpu 0.5, used", slow(trial(49, "0", 0, false, 1), 0.5), 0.98},
+		{"run --server-cpu 0.5 of a half-CPU quota", slow(trial(24, "0", 0.5, true, 0), 0.5), 0.96},
 		{"nothing sampled", &result.Trial{Placement: result.Placement{ServerCPUs: "0"}}, 0},
 	}
 	for _, tc := range tests {
