@@ -86,12 +86,12 @@ func Value(t *result.Trial, hist, probe *hdrhistogram.Histogram, key string) (fl
 		if t.Monitor == nil {
 			return 0, false
 		}
-		return t.Monitor.ServerCPUMean, true
+		return t.Monitor.ServerCPUMean / slower(t), true
 	case "cpu_peak_pct":
 		if t.Monitor == nil {
 			return 0, false
 		}
-		return t.Monitor.ServerCPUPeak, true
+		return t.Monitor.ServerCPUPeak / slower(t), true
 	case "rss_mb":
 		if t.Monitor == nil || t.Monitor.ServerRSSPeak == 0 {
 			return 0, false
@@ -125,14 +125,26 @@ func Value(t *result.Trial, hist, probe *hdrhistogram.Histogram, key string) (fl
 		if t.Monitor == nil || t.Monitor.CPUPerResponseUS == nil {
 			return 0, false
 		}
-		return *t.Monitor.CPUPerResponseUS, true
+		return *t.Monitor.CPUPerResponseUS / slower(t), true
 	case IdleCPUKey:
 		if t.Monitor == nil || t.Monitor.IdleCPU == nil {
 			return 0, false
 		}
-		return *t.Monitor.IdleCPU, true
+		return *t.Monitor.IdleCPU / slower(t), true
 	}
 	return StatsValue(&l.Stats, hist, strings.TrimPrefix(key, "latency_"))
+}
+
+// slower is the speed of the machine a trial stands in for, as a fraction
+// of this one's (run --server-cpu F: the server held to F of its CPU time).
+// The server's CPU figures are read as that machine would show them: a
+// core at full use there is F of one here, and a response costs 1/F the
+// CPU time. 1 for a trial run as the suite says.
+func slower(t *result.Trial) float64 {
+	if f := t.Placement.ServerCPU; f > 0 {
+		return f
+	}
+	return 1
 }
 
 // StatsValue answers the keys that apply to any stream of requests: the
