@@ -69,6 +69,29 @@ func TestBaseSuiteLoads(t *testing.T) {
 	}
 }
 
+// TestConclusionReadsEarlierExperiment: a conclusion may set a run of its
+// own experiment against one of an earlier experiment (a scaled twin
+// against a cell run as published); suite.json keeps both ids.
+func TestConclusionReadsEarlierExperiment(t *testing.T) {
+	for _, c := range []struct{ name, a, b string }{
+		{"earlier run as a", "e/a c=10", "f/a"},
+		{"earlier run as b", "f/a", "e/b c=100"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			text := strings.Join(baseSuite, "\n") + "\n  - name: f\n    impls: [a]\n    conclusions:\n" +
+				"      - {text: twin, metric: rps, a: " + c.a + ", b: " + c.b + ", published: 2, scaled: a rule}\n"
+			s, err := Load(writeSuite(t, text), Options{Impls: []string{"a", "b"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := s.Info.Experiments[1].Conclusions
+			if len(got) != 1 || got[0].A != c.a || got[0].B != c.b || got[0].Scaled != "a rule" {
+				t.Fatalf("conclusions = %+v, want twin reading %s over %s", got, c.a, c.b)
+			}
+		})
+	}
+}
+
 func TestLoadErrors(t *testing.T) {
 	langs := map[string]string{"a": "go", "b": "node"}
 	for _, c := range []struct {
@@ -101,6 +124,7 @@ func TestLoadErrors(t *testing.T) {
 		{"published not a number", variant(14, "        published: {rps: 12.9K}"), Options{}, `:14: rps: "12.9K" is not a number`},
 		{"unknown cell field", variant(14, "        publish: {rps: 100}"), Options{}, ":14: publish: unknown field in cells"},
 		{"conclusion names no run", variant(18, "      - {text: t, metric: rps, a: e/a c=1, b: e/b c=10}"), Options{}, `:18: conclusions: no run "e/a c=1" in experiment e`},
+		{"conclusion names a later experiment's run", variant(18, "      - {text: t, metric: rps, a: e/a c=10, b: f/a, published: 2}") + "  - {name: f, impls: [a]}\n", Options{}, `:18: conclusions: no run "f/a" in experiment e or an earlier one`},
 		{"conclusion metric unknown", variant(18, "      - {text: t, metric: speed, a: e/a c=10, b: e/b c=10}"), Options{}, `:18: metric: "speed" is not one of`},
 		{"conclusion without figures", variant(18, "      - {text: t, metric: p99_ms, a: e/a c=10, b: e/b c=10}"), Options{}, ":18: published: give the published ratio"},
 		{"fraction without rate_of", variant(6, "  duration: 1s\n  rate: 0.75x"), Options{}, ":7: rate: 0.75x is a fraction of a capacity: add rate_of:"},

@@ -92,7 +92,7 @@ func (f *file) expand(scale string, langs map[string]string) ([]Run, []pending, 
 			}
 			ids[exp[i].ID] = true
 		}
-		ex, err := e.info(exp, scale, atFull)
+		ex, err := e.info(exp, runs, scale, atFull)
 		if err != nil {
 			return nil, nil, info, err
 		}
@@ -386,9 +386,15 @@ func countImpl(runs []Run, impl string) int {
 // info describes an experiment for suite.json. A conclusion whose runs are
 // not part of this scale is listed as not graded at it, its published ratio
 // read from atFull (the full scale's runs); at full scale it is an error.
-func (e *experiment) info(runs []Run, scale string, atFull map[string]*Run) (result.Experiment, error) {
+// A conclusion may read a run of an earlier experiment (earlier): a scaled
+// twin set against a cell that runs as published, say; the report pairs
+// them by round like any two runs.
+func (e *experiment) info(runs, earlier []Run, scale string, atFull map[string]*Run) (result.Experiment, error) {
 	ex := result.Experiment{Name: e.Name.V, Title: e.Title.V, Description: e.Description.V}
 	byID := map[string]*Run{}
+	for i := range earlier {
+		byID[earlier[i].ID] = &earlier[i]
+	}
 	minTrials, maxTrials := 0, 0
 	for i, r := range runs {
 		byID[r.ID] = &runs[i]
@@ -426,7 +432,7 @@ func (e *experiment) info(runs []Run, scale string, atFull map[string]*Run) (res
 			}
 		}
 		if missing != "" && scale == "full" {
-			return ex, yamlfile.Errorf(c.at(key), "conclusions", "no run %q in experiment %s (runs: %s)", missing, e.Name.V, strings.Join(runIDs(runs), ", "))
+			return ex, yamlfile.Errorf(c.at(key), "conclusions", "no run %q in experiment %s or an earlier one (runs: %s)", missing, e.Name.V, strings.Join(runIDs(runs), ", "))
 		}
 		// Every field of the conclusion goes on, the published ratio filled
 		// in (a trend's is its published points, which the verdict reads).
