@@ -259,10 +259,7 @@ func seconds(s float64) string {
 // the claim's premise (cores, requests in flight), the ratio they measured:
 // the first screen shows it beside the state, as no verdict.
 func premiseRatios(er *ExperimentReport, r *Results, trials map[string][]*result.Trial) {
-	runs := map[string]result.RunInfo{}
-	for _, info := range er.Experiment.Runs {
-		runs[info.ID] = info
-	}
+	runs := suiteRuns(r.Suite)
 	for i := range er.Verdicts {
 		v := &er.Verdicts[i]
 		if v.Outcome != NotRun || v.Requires == nil || v.From != nil || i >= len(er.Experiment.Conclusions) {

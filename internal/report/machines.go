@@ -130,10 +130,7 @@ func writeMachines(b *strings.Builder, er *ExperimentReport) {
 // one, or a second --with folder), the verdict is inconclusive instead of
 // pairing the two.
 func evaluate(e result.Experiment, r *Results, trials map[string][]*result.Trial) []Verdict {
-	runs := map[string]result.RunInfo{}
-	for _, info := range e.Runs {
-		runs[info.ID] = info
-	}
+	runs := suiteRuns(r.Suite)
 	var out []Verdict
 	for _, c := range e.Conclusions {
 		ids := conclusionRuns(c)
@@ -178,6 +175,18 @@ func evaluate(e result.Experiment, r *Results, trials map[string][]*result.Trial
 		out = append(out, Verdict{Verdict: v})
 	}
 	return out
+}
+
+// suiteRuns are every run of s by id: a conclusion may read a run of an
+// earlier experiment than its own.
+func suiteRuns(s result.Suite) map[string]result.RunInfo {
+	runs := map[string]result.RunInfo{}
+	for _, e := range s.Experiments {
+		for _, info := range e.Runs {
+			runs[info.ID] = info
+		}
+	}
+	return runs
 }
 
 // looksOn is how many looks the stop rule had at experiment name in s.

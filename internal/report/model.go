@@ -86,9 +86,11 @@ var standardKeys = []string{"rps", "latency_mean_ms", "latency_stdev_ms", "p50_m
 // Build computes the report model of one results folder.
 func Build(r *Results) *SuiteReport {
 	sr := &SuiteReport{Dir: r.Dir, Env: r.Env, Suite: r.Suite}
+	// Every run's trials, by id: a conclusion may read a run of an earlier
+	// experiment (a scaled twin against a cell run as published).
+	trials := map[string][]*result.Trial{}
 	for _, e := range r.Suite.Experiments {
 		er := &ExperimentReport{Experiment: e}
-		trials := map[string][]*result.Trial{}
 		for _, info := range e.Runs {
 			rr := buildRun(info, r.Trials[info.ID])
 			if m := r.From[info.ID]; m != nil {

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // baseSuite is a small valid suite; the error cases below replace one of its
@@ -69,6 +70,29 @@ func TestBaseSuiteLoads(t *testing.T) {
 	}
 }
 
+// TestConclusionReadsEarlierExperiment: a conclusion may set a run of its
+// own experiment against one of an earlier experiment (a scaled twin
+// against a cell run as published); suite.json keeps both ids.
+func TestConclusionReadsEarlierExperiment(t *testing.T) {
+	for _, c := range []struct{ name, a, b string }{
+		{"earlier run as a", "e/a c=10", "f/a"},
+		{"earlier run as b", "f/a", "e/b c=100"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			text := strings.Join(baseSuite, "\n") + "\n  - name: f\n    impls: [a]\n    conclusions:\n" +
+				"      - {text: twin, metric: rps, a: " + c.a + ", b: " + c.b + ", published: 2, scaled: a rule}\n"
+			s, err := Load(writeSuite(t, text), Options{Impls: []string{"a", "b"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := s.Info.Experiments[1].Conclusions
+			if len(got) != 1 || got[0].A != c.a || got[0].B != c.b || got[0].Scaled != "a rule" {
+				t.Fatalf("conclusions = %+v, want twin reading %s over %s", got, c.a, c.b)
+			}
+		})
+	}
+}
+
 func TestLoadErrors(t *testing.T) {
 	langs := map[string]string{"a": "go", "b": "node"}
 	for _, c := range []struct {
@@ -96,11 +120,13 @@ func TestLoadErrors(t *testing.T) {
 		{"window unknown key", variant(6, "  duration: 1s\n  window: {requests: 20, max: 5s, latency: 3}"), Options{}, `:7: latency: unknown field in window (known: latencies, max, requests)`},
 		{"cell value not in matrix", variant(13, "      - when: {impl: a, connections: 50}"), Options{}, ":13: connections: 50 is not one of the matrix values (10, 100)"},
 		{"cell key not an axis", variant(13, "      - when: {impl: a, delay: 5}"), Options{}, ":13: delay: not an axis"},
+		{"cell scale unknown", variant(13, "      - when: {impl: a, scale: fast}"), Options{}, `:13: scale: "fast" is not a scale (quick, standard, full)`},
 		{"cell impl not listed", variant(13, "      - when: {impl: z}"), Options{}, `:13: impl: "z" is not in this experiment's impls`},
 		{"unknown published metric", variant(14, "        published: {rqs: 100}"), Options{}, ":14: rqs: unknown field in published"},
 		{"published not a number", variant(14, "        published: {rps: 12.9K}"), Options{}, `:14: rps: "12.9K" is not a number`},
 		{"unknown cell field", variant(14, "        publish: {rps: 100}"), Options{}, ":14: publish: unknown field in cells"},
 		{"conclusion names no run", variant(18, "      - {text: t, metric: rps, a: e/a c=1, b: e/b c=10}"), Options{}, `:18: conclusions: no run "e/a c=1" in experiment e`},
+		{"conclusion names a later experiment's run", variant(18, "      - {text: t, metric: rps, a: e/a c=10, b: f/a, published: 2}") + "  - {name: f, impls: [a]}\n", Options{}, `:18: conclusions: no run "f/a" in experiment e or an earlier one`},
 		{"conclusion metric unknown", variant(18, "      - {text: t, metric: speed, a: e/a c=10, b: e/b c=10}"), Options{}, `:18: metric: "speed" is not one of`},
 		{"conclusion without figures", variant(18, "      - {text: t, metric: p99_ms, a: e/a c=10, b: e/b c=10}"), Options{}, ":18: published: give the published ratio"},
 		{"fraction without rate_of", variant(6, "  duration: 1s\n  rate: 0.75x"), Options{}, ":7: rate: 0.75x is a fraction of a capacity: add rate_of:"},
@@ -199,5 +225,29 @@ func TestLoadRefusesUnknownScale(t *testing.T) {
 	_, err := Load(writeSuite(t, variant(0, "")), Options{Scale: "huge"})
 	if err == nil || !strings.Contains(err.Error(), "quick, standard, full") {
 		t.Fatalf("error = %v, want the list of scales", err)
+	}
+}
+
+// TestCellForScale: a cell that names a scale applies at that scale only,
+// and selecting no run at full scale is then no error.
+func TestCellForScale(t *testing.T) {
+	text := variant(16, "        published: {rps: 200}\n      - when: {impl: a, scale: quick}\n        set: {warmup: 123ms}")
+	for _, c := range []struct {
+		scale string
+		want  time.Duration
+	}{{"quick", 123 * time.Millisecond}, {"standard", 0}, {"full", 0}} {
+		s, err := Load(writeSuite(t, text), Options{Scale: c.scale, Impls: []string{"a", "b"}})
+		if err != nil {
+			t.Fatalf("%s: %v", c.scale, err)
+		}
+		for _, r := range s.Runs {
+			want := time.Duration(0)
+			if r.Impl == "a" {
+				want = c.want
+			}
+			if r.Load.Warmup != want {
+				t.Errorf("%s: %s warm-up %v, want %v", c.scale, r.ID, r.Load.Warmup, want)
+			}
+		}
 	}
 }

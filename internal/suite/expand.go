@@ -51,7 +51,7 @@ func (f *file) expand(scale string, langs map[string]string) ([]Run, []pending, 
 				if !combo.fits(langs[impl]) {
 					continue
 				}
-				c := e.applyCells(impl, combo, cellUsed)
+				c := e.applyCells(impl, scale, combo, cellUsed)
 				if c.excluded {
 					continue
 				}
@@ -70,7 +70,7 @@ func (f *file) expand(scale string, langs map[string]string) ([]Run, []pending, 
 		}
 		if scale == "full" {
 			for i, used := range cellUsed {
-				if !used {
+				if !used && !e.Cells.Items[i].forScale() {
 					return nil, nil, info, yamlfile.Errorf(e.Cells.Items[i].node, "cells", "this cell matches no run of experiment %s (check its when:)", e.Name.V)
 				}
 			}
@@ -92,7 +92,7 @@ func (f *file) expand(scale string, langs map[string]string) ([]Run, []pending, 
 			}
 			ids[exp[i].ID] = true
 		}
-		ex, err := e.info(exp, scale, atFull)
+		ex, err := e.info(exp, runs, scale, atFull)
 		if err != nil {
 			return nil, nil, info, err
 		}
@@ -162,15 +162,15 @@ type cellResult struct {
 }
 
 // applyCells applies, in file order, every cell whose when: holds for this
-// implementation and matrix combination, and marks the cells used. Cells
-// match the matrix values, not what an earlier cell's set: changed.
-func (e *experiment) applyCells(impl string, combo combination, used []bool) cellResult {
+// implementation, scale and matrix combination, and marks the cells used.
+// Cells match the matrix values, not what an earlier cell's set: changed.
+func (e *experiment) applyCells(impl, scale string, combo combination, used []bool) cellResult {
 	out := cellResult{params: map[string]string{}}
 	for k, v := range combo.params {
 		out.params[k] = v
 	}
 	for i, c := range e.Cells.Items {
-		if !c.matches(impl, combo.params) {
+		if !c.matches(impl, scale, combo.params) {
 			continue
 		}
 		used[i] = true
@@ -251,17 +251,31 @@ func crossProduct(axes []axis) []combination {
 	return combos
 }
 
-func (c cell) matches(impl string, params map[string]string) bool {
+func (c cell) matches(impl, scale string, params map[string]string) bool {
 	for _, w := range c.When {
-		got := impl
-		if w.Key != "impl" {
-			got = params[w.Key]
+		got := params[w.Key]
+		switch w.Key {
+		case "impl":
+			got = impl
+		case "scale":
+			got = scale
 		}
 		if got != w.Value {
 			return false
 		}
 	}
 	return true
+}
+
+// forScale reports whether c's when: names a scale: such a cell matches no
+// run at the other scales, the full one included, and that is no typo.
+func (c cell) forScale() bool {
+	for _, w := range c.When {
+		if w.Key == "scale" {
+			return true
+		}
+	}
+	return false
 }
 
 // labelRuns names each run without a label by its implementation and the
@@ -386,9 +400,15 @@ func countImpl(runs []Run, impl string) int {
 // info describes an experiment for suite.json. A conclusion whose runs are
 // not part of this scale is listed as not graded at it, its published ratio
 // read from atFull (the full scale's runs); at full scale it is an error.
-func (e *experiment) info(runs []Run, scale string, atFull map[string]*Run) (result.Experiment, error) {
+// A conclusion may read a run of an earlier experiment (earlier): a scaled
+// twin set against a cell that runs as published, say; the report pairs
+// them by round like any two runs.
+func (e *experiment) info(runs, earlier []Run, scale string, atFull map[string]*Run) (result.Experiment, error) {
 	ex := result.Experiment{Name: e.Name.V, Title: e.Title.V, Description: e.Description.V}
 	byID := map[string]*Run{}
+	for i := range earlier {
+		byID[earlier[i].ID] = &earlier[i]
+	}
 	minTrials, maxTrials := 0, 0
 	for i, r := range runs {
 		byID[r.ID] = &runs[i]
@@ -426,7 +446,7 @@ func (e *experiment) info(runs []Run, scale string, atFull map[string]*Run) (res
 			}
 		}
 		if missing != "" && scale == "full" {
-			return ex, yamlfile.Errorf(c.at(key), "conclusions", "no run %q in experiment %s (runs: %s)", missing, e.Name.V, strings.Join(runIDs(runs), ", "))
+			return ex, yamlfile.Errorf(c.at(key), "conclusions", "no run %q in experiment %s or an earlier one (runs: %s)", missing, e.Name.V, strings.Join(runIDs(runs), ", "))
 		}
 		// Every field of the conclusion goes on, the published ratio filled
 		// in (a trend's is its published points, which the verdict reads).

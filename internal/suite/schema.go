@@ -201,14 +201,22 @@ func (e *experiment) axis(key string) *axis {
 	return nil
 }
 
-// checkCells makes sure every condition names the impl or a matrix axis and
-// one of its values, so a typo cannot silently select nothing.
+// checkCells makes sure every condition names the impl, the scale or a
+// matrix axis and one of its values, so a typo cannot silently select
+// nothing.
 func (e *experiment) checkCells() error {
 	for _, c := range e.Cells.Items {
 		for _, w := range c.When {
 			if w.Key == "impl" {
 				if !contains(e.Impls.ids(), w.Value) {
 					return yamlfile.Errorf(w.Node, "impl", "%q is not in this experiment's impls (%s)", w.Value, strings.Join(e.Impls.ids(), ", "))
+				}
+				continue
+			}
+			if w.Key == "scale" {
+				// A cell for one scale: quick's short warm-ups, say.
+				if !contains(Scales, w.Value) {
+					return yamlfile.Errorf(w.Node, "scale", "%q is not a scale (%s)", w.Value, strings.Join(Scales, ", "))
 				}
 				continue
 			}

@@ -135,6 +135,8 @@ func Figure(metric string, x float64) string {
 		return thousands(x) + " req/s"
 	case metric == ShapeKey:
 		return fmt.Sprintf("%.3g×", x)
+	case metric == CPUPerResponseKey:
+		return fmt.Sprintf("%.0f µs", x)
 	}
 	return ms(x)
 }

@@ -446,3 +446,22 @@ func TestDisagree(t *testing.T) {
 		}
 	}
 }
+
+// TestFigure: one run's figure is printed in its metric's unit, as a
+// trend's points and a single-run band show it ("at 25 here 287 µs").
+func TestFigure(t *testing.T) {
+	for _, c := range []struct {
+		metric string
+		x      float64
+		want   string
+	}{
+		{CPUPerResponseKey, 286.7, "287 µs"},
+		{"cpu_pct", 62.4, "62 %"},
+		{"rss_mb", 278.2, "278 MiB"},
+		{AchievedKey, 0.68, "68 %"},
+	} {
+		if got := Figure(c.metric, c.x); got != c.want {
+			t.Errorf("Figure(%s, %v) = %q, want %q", c.metric, c.x, got, c.want)
+		}
+	}
+}
