@@ -268,34 +268,31 @@ func control(v *Verdict, runs map[string]result.RunInfo, trials map[string][]*re
 		// one of them alone would compare unlike loads.
 		return
 	}
-	for _, b := range overflowed {
-		p := runs[b.Run].PublishedLoad
-		if p == nil || p.Control == "" {
-			continue
-		}
-		c := v.Conclusion
-		c.Published = v.Published
-		switch b.Run {
-		case c.A:
-			c.A = p.Control
-		case c.B:
-			c.B = p.Control
-		}
-		if c.A == c.B || len(trials[p.Control]) == 0 {
-			return
-		}
-		cv := evaluate(c, runs, trials, looks, false)
-		sr, _, why := series(b.Run, v.Metric, runs, trials)
-		sc, _, whyC := series(p.Control, v.Metric, runs, trials)
-		share := pairRatios(sr, sc)
-		if cv.Pairs == 0 || why != "" || whyC != "" || len(share) == 0 {
-			return
-		}
-		in := MedianInterval(share, PerLook(Confidence, max(looks, 1)))
-		v.Control = &Control{Run: b.Run, In: p.Control, Estimate: cv.Estimate, Lo: cv.Lo, Hi: cv.Hi, Outcome: cv.Outcome,
-			Share: median(share), ShareLo: in.Lo, ShareHi: in.Hi}
+	b := overflowed[0]
+	p := runs[b.Run].PublishedLoad
+	if p == nil || p.Control == "" || len(trials[p.Control]) == 0 {
 		return
 	}
+	c := v.Conclusion
+	c.Published = v.Published
+	if c.A == b.Run {
+		c.A = p.Control
+	} else {
+		c.B = p.Control
+	}
+	if c.A == c.B {
+		return // the claim compares the run with its control itself
+	}
+	cv := evaluate(c, runs, trials, looks, false)
+	sr, _, why := series(b.Run, v.Metric, runs, trials)
+	sc, _, whyC := series(p.Control, v.Metric, runs, trials)
+	share := pairRatios(sr, sc)
+	if cv.Pairs == 0 || why != "" || whyC != "" || len(share) == 0 {
+		return
+	}
+	in := MedianInterval(share, PerLook(Confidence, max(looks, 1)))
+	v.Control = &Control{Run: b.Run, In: p.Control, Estimate: cv.Estimate, Lo: cv.Lo, Hi: cv.Hi, Outcome: cv.Outcome,
+		Share: median(share), ShareLo: in.Lo, ShareHi: in.Hi}
 }
 
 // gradable reports whether v's interval is wide enough for a verdict at
