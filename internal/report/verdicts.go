@@ -137,8 +137,8 @@ func controlNote(v Verdict) string {
 	}
 	cv := v
 	cv.Lo, cv.Hi = c.Lo, c.Hi
-	return fmt.Sprintf("on the control %s in place of %s: %s (%s), %s; %s measured %s (%s) of its control",
-		c.In, c.Run, figure(v, c.Estimate), interval(cv), c.Outcome, c.Run, xf(c.Share), strings.TrimSuffix(xf(c.ShareLo), "×")+"–"+strings.TrimSuffix(xf(c.ShareHi), "×"))
+	return fmt.Sprintf("with the control %s in its place: %s (%s), %s; %s at %s (%s) of its control",
+		c.In, figure(v, c.Estimate), interval(cv), c.Outcome, c.Run, xf(c.Share), strings.TrimSuffix(xf(c.ShareLo), "×")+"–"+strings.TrimSuffix(xf(c.ShareHi), "×"))
 }
 
 // designNote is the sentence verdictDetail ends with for a scaled or
