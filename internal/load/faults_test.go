@@ -200,3 +200,46 @@ func TestIdempotent(t *testing.T) {
 		}
 	}
 }
+
+// TestServerClosesFirst: without keep-alive the server closes every
+// connection after its response ("Connection: close"), and the generator
+// leaves that close to it, as ab does: a client that closed first would
+// hold every connection's port in TIME_WAIT for a minute. The server here
+// answers after 10 ms and waits 2 ms for the client's close before its own:
+// only a connection still open when the load ends (one per connection of
+// the load, at most) may be closed by the client first. A server that
+// never closes costs the generator nothing but descriptors until the load
+// ends: its requests complete all the same.
+func TestServerClosesFirst(t *testing.T) {
+	const conns = 4
+	for _, c := range []struct {
+		name       string
+		serverWait time.Duration // how long the server waits for the client's close before its own; 0: forever
+	}{
+		{"server closes after 2 ms", 2 * time.Millisecond},
+		{"server never closes", 0},
+	} {
+		var clientFirst, served atomic.Int64
+		url := tcpServer(t, func(conn net.Conn, br *bufio.Reader) {
+			if _, ok := readRequest(br); !ok {
+				return
+			}
+			time.Sleep(10 * time.Millisecond)
+			io.WriteString(conn, "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 5\r\n\r\nhello")
+			served.Add(1)
+			if c.serverWait > 0 {
+				conn.SetReadDeadline(time.Now().Add(c.serverWait))
+			}
+			if _, err := br.ReadByte(); err == io.EOF {
+				clientFirst.Add(1)
+			}
+		})
+		res := run(t, Config{URL: url + "/", Connections: conns, MaxRequests: 40, Timeout: 5 * time.Second})
+		if res.Responses != 40 || res.Errors.Total() != 0 {
+			t.Errorf("%s: %d responses, errors %+v: want 40 and none", c.name, res.Responses, res.Errors)
+		}
+		if c.serverWait > 0 && clientFirst.Load() > conns {
+			t.Errorf("%s: the client closed first on %d of %d connections, want at most the %d open at the end", c.name, clientFirst.Load(), served.Load(), conns)
+		}
+	}
+}

@@ -28,6 +28,9 @@ type loop struct {
 	warm     []*stream // per target; nil without warm-up
 	idle     connHeap  // connections without a request, by when they may send next
 	inflight int
+	// lingering are sockets whose response is complete, left open for the
+	// server to close first (conn.linger), by descriptor.
+	lingering map[int]struct{}
 
 	// Open loop: this loop's share of the schedule. Arrival j of the whole
 	// schedule is due at j*interval ns and belongs to connection j % cycle;
@@ -66,11 +69,12 @@ func newLoop(g *generator, seed uint64) (*loop, error) {
 	}
 	l := &loop{
 		g: g, epfd: epfd, pwait2: true,
-		events: make([]unix.EpollEvent, 256),
-		buf:    make([]byte, 64<<10),
-		rng:    rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15)),
-		secAgg: &secondAgg{hist: newSecondHist()},
-		missed: newStream(),
+		events:    make([]unix.EpollEvent, 256),
+		buf:       make([]byte, 64<<10),
+		rng:       rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15)),
+		secAgg:    &secondAgg{hist: newSecondHist()},
+		missed:    newStream(),
+		lingering: map[int]struct{}{},
 	}
 	l.family, l.sockaddr = sockaddr(g.addr)
 	for range g.targets {
@@ -133,6 +137,15 @@ func (l *loop) run() {
 			// A clock reading per event, not per batch: the request that
 			// follows a response is written now, and its latency starts now.
 			ev := &l.events[i]
+			if ev.Fd < 0 {
+				// The server closed a lingering socket (or sent what was
+				// never asked for): the client's close now leaves no
+				// TIME_WAIT here.
+				fd := int(^ev.Fd)
+				unix.Close(fd)
+				delete(l.lingering, fd)
+				continue
+			}
 			l.conns[ev.Fd].handle(l, ev.Events, g.now())
 		}
 	}
@@ -144,6 +157,9 @@ func (l *loop) run() {
 	}
 	for _, c := range l.conns {
 		c.closeSocket(l)
+	}
+	for fd := range l.lingering {
+		unix.Close(fd)
 	}
 }
 

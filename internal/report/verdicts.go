@@ -120,7 +120,25 @@ func outcomeCell(v Verdict) string {
 	if v.Disagrees != "" {
 		out += "; but " + v.Disagrees
 	}
+	if c := controlNote(v); c != "" {
+		out += "; " + c
+	}
 	return out
+}
+
+// controlNote says how the claim reads on the control of a run whose flag
+// is the published condition (verdict.Control): the control's figure and
+// state, and the run's figure as a share of its control's, which is how
+// much of the result the condition is. "" without a control.
+func controlNote(v Verdict) string {
+	c := v.Control
+	if c == nil {
+		return ""
+	}
+	cv := v
+	cv.Lo, cv.Hi = c.Lo, c.Hi
+	return fmt.Sprintf("with the control %s in its place: %s (%s), %s; %s at %s (%s) of its control",
+		c.In, figure(v, c.Estimate), interval(cv), c.Outcome, c.Run, xf(c.Share), strings.TrimSuffix(xf(c.ShareLo), "×")+"–"+strings.TrimSuffix(xf(c.ShareHi), "×"))
 }
 
 // designNote is the sentence verdictDetail ends with for a scaled or

@@ -106,3 +106,26 @@ func TestScaledAndDesign(t *testing.T) {
 		}
 	}
 }
+
+// controlNote says, beside the state, how the claim reads on a run's
+// control and what share of its control's figure the run measured: a
+// ratio for a claim on two runs, the metric's unit for one run's figure.
+func TestControlNote(t *testing.T) {
+	ctl := &verdict.Control{Run: "sum/node", In: "sum/node backlog=4096", Estimate: 2.03, Lo: 1.98, Hi: 2.36, Outcome: verdict.Holds, Share: 0.686, ShareLo: 0.488, ShareHi: 0.829}
+	cpu := &verdict.Control{Run: "sum/node", In: "sum/node backlog=4096", Estimate: 103, Lo: 73, Hi: 108, Outcome: verdict.Inconclusive, Share: 0.69, ShareLo: 0.622, ShareHi: 0.771}
+	for _, c := range []struct {
+		name string
+		v    verdict.Verdict
+		want string
+	}{
+		{"none", verdict.Verdict{Conclusion: result.Conclusion{Metric: "rps", A: "sum/go", B: "sum/node"}}, ""},
+		{"ratio", verdict.Verdict{Conclusion: result.Conclusion{Metric: "rps", A: "sum/go", B: "sum/node"}, Control: ctl},
+			"with the control sum/node backlog=4096 in its place: 2.03× (1.98–2.36), holds; sum/node at 0.686× (0.488–0.829) of its control"},
+		{"one run's figure", verdict.Verdict{Conclusion: result.Conclusion{Metric: "cpu_pct", A: "sum/node"}, Control: cpu},
+			"with the control sum/node backlog=4096 in its place: 103 % (73 %–108 %), inconclusive; sum/node at 0.69× (0.622–0.771) of its control"},
+	} {
+		if got := controlNote(Verdict{Verdict: c.v}); got != c.want {
+			t.Errorf("%s: %q\nwant %q", c.name, got, c.want)
+		}
+	}
+}

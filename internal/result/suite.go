@@ -122,6 +122,17 @@ type PublishedLoad struct {
 	// behind and queued requests in the generator: behind-schedule and
 	// connection-bound are the published condition, not a fault of ours.
 	Saturated bool `json:"saturated,omitempty"`
+	// Overflowed says the published load dialled a connection per request
+	// (ab without -k) into a listen queue that overflowed: its rows show a
+	// retransmitted SYN (ab's Connect max of 1 s or more). Then
+	// accept-queue-overflow on our runs without keep-alive is the published
+	// condition, not a fault of ours; with keep-alive it stays a fault.
+	Overflowed bool `json:"overflowed,omitempty"`
+	// Control is the run that measures the same load with the published
+	// condition lifted (a backlog 1,000 new connections cannot overflow):
+	// a verdict resting on this run gives, beside it, the ratio with the
+	// control in its place (verdict.Verdict.Control).
+	Control string `json:"control,omitempty"`
 }
 
 // Derived reports whether the tool prints the mean latency as concurrency

@@ -162,7 +162,7 @@ func (r *Runner) trialOn(ctx context.Context, run suite.Run, n int, eng engine.E
 	}
 	stopWatching := r.watch(p, time.Now().Add(cfg.Warmup), idle, idleMS)
 	res, lerr := eng.Run(lctx, cfg)
-	stopWatching(t, len(pl.client), res)
+	stopWatching(t, clientBudget(run.Engine, len(pl.client)), res)
 	t.Load = res
 	select {
 	case <-died:
@@ -205,6 +205,16 @@ func prewarm(ctx context.Context, eng engine.Engine, cfg load.Config, d time.Dur
 	cfg.Probe, cfg.Hlog, cfg.Progress, cfg.Begin = "", nil, nil, nil
 	_, err := eng.Run(ctx, cfg)
 	return err
+}
+
+// clientBudget is the CPUs the generator can use of the cpus it may run
+// on, which client-bound is a share of: ab is one thread, so one core is all
+// it can use, and at 100 % of it ab is the bottleneck whatever the others do.
+func clientBudget(engineName string, cpus int) int {
+	if engineName == engine.NameAB {
+		return min(cpus, 1)
+	}
+	return cpus
 }
 
 // finish files t with status and why (a failed trial carries the failed

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"go.yaml.in/yaml/v3"
+
 	"restbench/internal/result"
 	"restbench/internal/yamlfile"
 )
@@ -92,6 +94,9 @@ func (f *file) expand(scale string, langs map[string]string) ([]Run, []pending, 
 			}
 			ids[exp[i].ID] = true
 		}
+		if err := checkControls(exp, e.node); err != nil {
+			return nil, nil, info, err
+		}
 		ex, err := e.info(exp, runs, scale, atFull)
 		if err != nil {
 			return nil, nil, info, err
@@ -101,6 +106,25 @@ func (f *file) expand(scale string, langs map[string]string) ([]Run, []pending, 
 		pends = append(pends, expPend...)
 	}
 	return runs, pends, info, checkRateOf(runs, pends)
+}
+
+// checkControls makes sure every published_load control names a run of
+// the same experiment other than the run itself.
+func checkControls(exp []Run, n *yaml.Node) error {
+	ids := map[string]bool{}
+	for _, r := range exp {
+		ids[r.ID] = true
+	}
+	for _, r := range exp {
+		c := ""
+		if r.PublishedLoad != nil {
+			c = r.PublishedLoad.Control
+		}
+		if c != "" && (!ids[c] || c == r.ID) {
+			return yamlfile.Errorf(n, "published_load", "run %s: control %q is not another run of experiment %s: name one by its id (experiment/label)", r.ID, c, r.Experiment)
+		}
+	}
+	return nil
 }
 
 // DefaultMaxRuns is the most runs a suite may have at any scale unless

@@ -29,6 +29,8 @@ type publishedLoad struct {
 	Rate        *rate         `yaml:"rate"`
 	Duration    *duration     `yaml:"duration"`
 	Saturated   *boolean      `yaml:"saturated"`
+	Overflowed  *boolean      `yaml:"overflowed"`
+	Control     yamlfile.Name `yaml:"control"`
 	node        *yaml.Node
 }
 
@@ -58,6 +60,8 @@ func (p *publishedLoad) UnmarshalYAML(n *yaml.Node) error {
 		return yamlfile.Errorf(p.Rate.Node, "rate", "a closed loop offers no rate")
 	case p.Saturated != nil && p.Saturated.V && cmp.Or(p.Model.V, model) != result.ModelOpen:
 		return yamlfile.Errorf(p.Saturated.Node, "saturated", "only an open loop falls behind a rate")
+	case p.Control.V != "" && (p.Overflowed == nil || !p.Overflowed.V):
+		return yamlfile.Errorf(p.Control.Node, "control", "a control lifts a published condition: say which (overflowed: true)")
 	}
 	return nil
 }
@@ -80,6 +84,8 @@ func (p *publishedLoad) resolve(nominal int) *result.PublishedLoad {
 		out.DurationS = p.Duration.V.Seconds()
 	}
 	out.Saturated = p.Saturated != nil && p.Saturated.V
+	out.Overflowed = p.Overflowed != nil && p.Overflowed.V
+	out.Control = p.Control.V
 	return out
 }
 
@@ -88,6 +94,9 @@ func (p *publishedLoad) resolve(nominal int) *result.PublishedLoad {
 // it was closed. A run without published figures (a reference, a
 // cross-check) may run what it needs.
 func (p *publishedLoad) checkModel(r Run) error {
+	if p != nil && p.Overflowed != nil && p.Overflowed.V && r.Load.KeepAlive {
+		return yamlfile.Errorf(p.Overflowed.Node, "overflowed", "run %s/%s keeps its connections alive, and they open before the window: its listen queue overflowing is never the published condition (only a load that dials every request, ab without -k, overflows as published); give this run a published_load without overflowed", r.Experiment, r.Label)
+	}
 	if p == nil || len(r.Published) == 0 {
 		return nil
 	}

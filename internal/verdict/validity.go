@@ -175,7 +175,10 @@ func (b Break) String() string {
 	if b.Detail != "" {
 		s += " (" + b.Detail + ")"
 	}
-	if b.AsPublished {
+	switch {
+	case b.AsPublished && b.Flag == result.FlagAcceptQueueOverflow:
+		s += ", as published: the write-up's load dialled every request into the same default backlog, and its rows show a retransmitted SYN too"
+	case b.AsPublished:
 		s += ", as published: the write-up's rate sat at or above what its cells carry, and its rows fell behind too"
 	}
 	switch b.Bias {
@@ -215,6 +218,9 @@ func breaks(id, metric string, info result.RunInfo, trials []*result.Trial) ([]B
 		all := slices.Concat(t.Flags, t.Load.Flags)
 		for _, f := range all {
 			b, design := asPublished(f, class, info.PublishedLoad, t.Load.DurationS)
+			if !design {
+				b, design = overflowAsPublished(f, class, info.PublishedLoad, t.Load)
+			}
 			if !design {
 				b = effect(f, class, all)
 			}
@@ -281,6 +287,25 @@ func asPublished(flag, class string, p *result.PublishedLoad, window float64) (b
 		}
 		return Unbiased, true
 	case classThroughput, classSchedule, classCPU:
+		return Unbiased, true
+	}
+	return Unbiased, false
+}
+
+// overflowAsPublished is what accept-queue-overflow does to a figure of
+// class on a run whose published load overflowed its listen queue too
+// (result.PublishedLoad.Overflowed: ab without -k, a connection per
+// request, into the framework's default backlog): ok is true, and the
+// throughput, latency and CPU it biases are the published condition's
+// (how much of them is the queue: the control, Verdict.Control). A load
+// that kept its connections alive opened them before its window, as the
+// published one did not: there the flag stays a fault.
+func overflowAsPublished(flag, class string, p *result.PublishedLoad, l *result.Load) (b Bias, ok bool) {
+	if p == nil || !p.Overflowed || flag != result.FlagAcceptQueueOverflow || l == nil || l.Settings.KeepAlive {
+		return Unbiased, false
+	}
+	switch class {
+	case classThroughput, classLatency, classCPU:
 		return Unbiased, true
 	}
 	return Unbiased, false

@@ -101,6 +101,24 @@ type Verdict struct {
 	// verdict: a claim graded on one generator while another disagrees must
 	// say so.
 	Disagrees string
+	// Control is the claim graded again with a run's control in the run's
+	// place, where the run's flag is the published condition and its suite
+	// names a run that lifts it (result.PublishedLoad.Control): how much of
+	// the result is that condition. nil when no run has one.
+	Control *Control
+}
+
+// Control is a claim graded on a control run (Verdict.Control).
+type Control struct {
+	// Run is the flagged run, In its control, which took Run's place.
+	Run, In string
+	// Estimate, Lo, Hi and Outcome are the claim's figure, interval and
+	// state with In in Run's place.
+	Estimate, Lo, Hi float64
+	Outcome          string
+	// Share is Run's figure over In's, the median paired ratio, with its
+	// interval: 1 when the condition costs nothing.
+	Share, ShareLo, ShareHi float64
 }
 
 // PointValue is one point of a trend: the published and the measured
@@ -158,6 +176,12 @@ func (v Verdict) Decided() bool {
 // gives the published figures the claim is read from when c.Published is 0;
 // looks is how many times a stop rule may look (result.Experiment.Looks).
 func Evaluate(c result.Conclusion, runs map[string]result.RunInfo, trials map[string][]*result.Trial, looks int) Verdict {
+	return evaluate(c, runs, trials, looks, true)
+}
+
+// evaluate is Evaluate, and with withControl grades the claim on the
+// controls of its runs too (Verdict.Control).
+func evaluate(c result.Conclusion, runs map[string]result.RunInfo, trials map[string][]*result.Trial, looks int, withControl bool) Verdict {
 	v := Verdict{Conclusion: c, Outcome: NotMeasured, Looks: max(looks, 1)}
 	if v.Claim == "" {
 		v.Claim = result.ClaimDirection
@@ -224,7 +248,55 @@ func Evaluate(c result.Conclusion, runs map[string]result.RunInfo, trials map[st
 		comparable(&v, bias, lo, hi)
 	}
 	published(&v, runs)
+	if withControl {
+		control(&v, runs, trials, looks)
+	}
 	return v
+}
+
+// control fills v.Control: the claim graded again with the control of the
+// one run it rests on whose accept-queue-overflow is the published
+// condition, and that run's figure over its control's.
+func control(v *Verdict, runs map[string]result.RunInfo, trials map[string][]*result.Trial, looks int) {
+	if v.Pairs == 0 {
+		return
+	}
+	var overflowed []Break
+	for _, b := range v.Breaks {
+		if b.AsPublished && b.Flag == result.FlagAcceptQueueOverflow {
+			overflowed = append(overflowed, b)
+		}
+	}
+	if len(overflowed) != 1 {
+		// None, or both sides carry the published condition: lifting it on
+		// one of them alone would compare unlike loads.
+		return
+	}
+	b := overflowed[0]
+	p := runs[b.Run].PublishedLoad
+	if p == nil || p.Control == "" || len(trials[p.Control]) == 0 {
+		return
+	}
+	c := v.Conclusion
+	c.Published = v.Published
+	if c.A == b.Run {
+		c.A = p.Control
+	} else {
+		c.B = p.Control
+	}
+	if c.A == c.B {
+		return // the claim compares the run with its control itself
+	}
+	cv := evaluate(c, runs, trials, looks, false)
+	sr, _, why := series(b.Run, v.Metric, runs, trials)
+	sc, _, whyC := series(p.Control, v.Metric, runs, trials)
+	share := pairRatios(sr, sc)
+	if cv.Pairs == 0 || why != "" || whyC != "" || len(share) == 0 {
+		return
+	}
+	in := MedianInterval(share, PerLook(Confidence, max(looks, 1)))
+	v.Control = &Control{Run: b.Run, In: p.Control, Estimate: cv.Estimate, Lo: cv.Lo, Hi: cv.Hi, Outcome: cv.Outcome,
+		Share: median(share), ShareLo: in.Lo, ShareHi: in.Hi}
 }
 
 // gradable reports whether v's interval is wide enough for a verdict at
