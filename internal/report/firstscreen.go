@@ -126,7 +126,7 @@ func learnedOf(s *SuiteReport, rows []summaryRow) learnedSuite {
 			decided = append(decided, r)
 			continue
 		}
-		rest[r.State]++
+		rest[countedState(r)]++
 	}
 	sort.SliceStable(decided, func(i, j int) bool { return decided[i].strength() > decided[j].strength() })
 	for i, r := range decided {
@@ -134,7 +134,7 @@ func learnedOf(s *SuiteReport, rows []summaryRow) learnedSuite {
 			l.Lines = append(l.Lines, r)
 			continue
 		}
-		rest[r.State]++
+		rest[countedState(r)]++
 	}
 	var parts []string
 	for _, st := range states {
@@ -156,10 +156,6 @@ func learnedOf(s *SuiteReport, rows []summaryRow) learnedSuite {
 var states = func() []string {
 	var out []string
 	for _, o := range verdict.Outcomes {
-		if o == Holds {
-			out = append(out, Holds, "holds (lower bound)", "holds (upper bound)")
-			continue
-		}
 		out = append(out, o)
 		if o == NotRun {
 			out = append(out, NotRunAsPremised)
@@ -167,6 +163,18 @@ var states = func() []string {
 	}
 	return out
 }()
+
+// countedState is the state a row is counted under: its outcome, or "not
+// run as premised" for cells that ran short of the claim's premise. What
+// the table adds to a state (a bound, "scaled", a design, a generator's
+// disagreement, a control) makes no state of its own: counted by the
+// table's text, such rows fell out of every count.
+func countedState(r summaryRow) string {
+	if r.Outcome == NotRun && r.Pairs() > 0 {
+		return NotRunAsPremised
+	}
+	return r.Outcome
+}
 
 // kindTitles names each kind of claim, in the order the first screen
 // lists them.
@@ -188,9 +196,9 @@ func countStates(rows []summaryRow) []stateCount {
 				continue
 			}
 			c.Total++
-			st := r.State
-			if r.Bound != "" {
-				st, c.Bounds = Holds, c.Bounds+1
+			st := countedState(r)
+			if st == Holds && r.Bound != "" {
+				c.Bounds++
 			}
 			n[st]++
 		}

@@ -107,6 +107,12 @@ func TestCountStates(t *testing.T) {
 	inf := math.Inf(1)
 	premised := graded("needs 4 cores, ran on 1", "", NotRun, "", 1.9, 1.8, 2, 3, inf)
 	premised.Why = "needs 4 cores for the server (x/a had 1)"
+	scaled := graded("scaled", "", DoesNotHold, "", 1.1, 1.05, 1.15, 2, inf)
+	scaled.Scaled = "GOMAXPROCS=2 against 1 under a 0.5-CPU quota"
+	designed := graded("designed", "", Holds, "lower", 2.4, 2.1, 2.9, 1.34, inf)
+	designed.Design = "server-bound"
+	disputed := graded("disputed", "", Holds, "", 2.5, 2.2, 2.6, 1, inf)
+	disputed.Disagrees = "wrk measured 2.28×"
 	for _, c := range []struct {
 		name string
 		vs   []Verdict
@@ -135,6 +141,18 @@ func TestCountStates(t *testing.T) {
 				"The write-ups' conclusions 5: 2 holds (1 as a bound), 1 published figures inconsistent, 1 not run here, 1 not run as premised",
 				"restbench's own checks 1: 1 inconclusive",
 			},
+		},
+		{
+			// The 2026-11-25 sample report counted 53 of its 60 write-up
+			// conclusions: a state with a suffix fell out of every count.
+			name: "scaled, designed, disputed and bounded states count as their outcome",
+			vs: []Verdict{
+				scaled,
+				designed,
+				disputed,
+				graded("capped", "", DoesNotHold, "upper", 0.7, 0.6, 0.8, 0.9, 1.1),
+			},
+			want: []string{"The write-ups' conclusions 4: 2 holds (1 as a bound), 2 does not hold here"},
 		},
 	} {
 		t.Run(c.name, func(t *testing.T) {
