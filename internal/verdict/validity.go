@@ -90,9 +90,18 @@ func effect(flag, class string, all []string) Bias {
 			// Working off a backlog, the server did more, and held more,
 			// than the rate asks.
 			return Ceiling
+		case classLatency:
+			// Latency from the intended send: the window's arrivals queued
+			// behind the backlog, so they waited longer than at the rate
+			// alone (heysphere's Node at 30 ms delay, 107 % of its rate in
+			// one round of five).
+			return Ceiling
 		case classInstrument, classCost:
 			return Unbiased
 		}
+		// Req/s above the rate is a ceiling of what the rate gets and a
+		// floor of what the server carries: which one a claim means is
+		// not known here.
 		return Unknown
 	case result.FlagAcceptQueueOverflow:
 		if class == classThroughput || class == classLatency {

@@ -186,6 +186,8 @@ func TestEffect(t *testing.T) {
 		// A backlog worked off: more than the rate asks.
 		{result.FlagAheadOfSchedule, "cores_busy_pct", nil, Ceiling},
 		{result.FlagAheadOfSchedule, "rps", nil, Unknown},
+		{result.FlagAheadOfSchedule, "latency_mean_ms", nil, Ceiling}, // queued behind the backlog
+		{result.FlagAheadOfSchedule, "p99_ms", nil, Ceiling},
 		{result.FlagQuotaNotApplied, "rss_mb", nil, Unknown},
 		{result.FlagAcceptQueueOverflow, "rss_mb", nil, Unbiased},
 		// CPU per response divides the CPU by what was served: a generator
