@@ -126,7 +126,7 @@ func learnedOf(s *SuiteReport, rows []summaryRow) learnedSuite {
 			decided = append(decided, r)
 			continue
 		}
-		rest[countedState(r)]++
+		rest[shownOutcome(r.v)]++
 	}
 	sort.SliceStable(decided, func(i, j int) bool { return decided[i].strength() > decided[j].strength() })
 	for i, r := range decided {
@@ -134,7 +134,7 @@ func learnedOf(s *SuiteReport, rows []summaryRow) learnedSuite {
 			l.Lines = append(l.Lines, r)
 			continue
 		}
-		rest[countedState(r)]++
+		rest[shownOutcome(r.v)]++
 	}
 	var parts []string
 	for _, st := range states {
@@ -164,16 +164,17 @@ var states = func() []string {
 	return out
 }()
 
-// countedState is the state a row is counted under: its outcome, or "not
-// run as premised" for cells that ran short of the claim's premise. What
-// the table adds to a state (a bound, "scaled", a design, a generator's
-// disagreement, a control) makes no state of its own: counted by the
-// table's text, such rows fell out of every count.
-func countedState(r summaryRow) string {
-	if r.Outcome == NotRun && r.Pairs() > 0 {
+// shownOutcome is v's outcome as the report shows it, and the state a row
+// is counted under: "not run here" whose cells ran, short of the claim's
+// premise, reads "not run as premised". What the table adds to a state (a
+// bound, "scaled", a design, a generator's disagreement, a control) makes
+// no state of its own: counted by the table's text, such rows fell out of
+// every count.
+func shownOutcome(v Verdict) string {
+	if v.Outcome == NotRun && v.Pairs > 0 {
 		return NotRunAsPremised
 	}
-	return r.Outcome
+	return v.Outcome
 }
 
 // kindTitles names each kind of claim, in the order the first screen
@@ -196,7 +197,7 @@ func countStates(rows []summaryRow) []stateCount {
 				continue
 			}
 			c.Total++
-			st := countedState(r)
+			st := shownOutcome(r.v)
 			if st == Holds && r.Bound != "" {
 				c.Bounds++
 			}

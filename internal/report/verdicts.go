@@ -104,12 +104,9 @@ func publishedCell(v Verdict, given float64, runs map[string]result.RunInfo) str
 // design are in verdictDetail), and so does another generator that
 // measured the same cells otherwise.
 func outcomeCell(v Verdict) string {
-	out := v.Outcome
-	switch {
-	case v.Outcome == Holds && v.Bound != "":
+	out := shownOutcome(v)
+	if v.Outcome == Holds && v.Bound != "" {
 		out = "holds (" + v.Bound + " bound)"
-	case v.Outcome == NotRun && v.Pairs > 0:
-		out = NotRunAsPremised
 	}
 	if v.Scaled != "" {
 		out += ", scaled"
