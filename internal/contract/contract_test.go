@@ -135,7 +135,9 @@ func TestChecksFail(t *testing.T) {
 			writeJSON(w, 404, map[string]string{"error": "not found"}) // 404 instead of 405
 		}},
 		{"time-delay", "go", func(w http.ResponseWriter, r *http.Request) {
-			time.Sleep(100 * time.Millisecond) // half the delay
+			// A quarter of the delay: a loaded machine once stretched a
+			// 100 ms sleep to 161 ms, inside the check's 160-240 ms band.
+			time.Sleep(50 * time.Millisecond)
 			writeJSON(w, 200, map[string]int64{"now": time.Now().UnixMilli()})
 		}},
 		{"time-work", "go", func(w http.ResponseWriter, r *http.Request) {
