@@ -160,6 +160,25 @@ func (q *Quota) Remove() error {
 	return fmt.Errorf("remove cgroup %s: %w (a process is still in it: see %s/cgroup.procs)", q.Dir, err, q.Dir)
 }
 
+// SetCPUs changes the quota of a live cgroup to cpus CPUs' time per period:
+// the processes in it are held to the new figure from the next period on.
+func (q *Quota) SetCPUs(cpus float64) error {
+	if cpus <= 0 {
+		return fmt.Errorf("quota %v: use a positive number of CPUs", cpus)
+	}
+	periodUS := q.Period.Microseconds()
+	quota := int64(cpus*float64(periodUS) + 0.5)
+	file, v := filepath.Join(q.Dir, "cpu.max"), fmt.Appendf(nil, "%d %d", quota, periodUS)
+	if q.Mechanism == MechanismV1 {
+		file, v = filepath.Join(q.Dir, "cpu.cfs_quota_us"), strconv.AppendInt(nil, quota, 10)
+	}
+	if err := os.WriteFile(file, v, 0); err != nil {
+		return fmt.Errorf("set cpu quota %g: %w", cpus, err)
+	}
+	q.CPUs = cpus
+	return nil
+}
+
 // Procs returns the pids in the cgroup.
 func (q *Quota) Procs() ([]int, error) {
 	f, err := os.Open(filepath.Join(q.Dir, "cgroup.procs"))

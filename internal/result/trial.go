@@ -120,6 +120,11 @@ type Placement struct {
 	// CPU time (of Quota where it has one, else of its CPUs), over 10 ms
 	// periods, standing in for a slower machine. 0: not used.
 	ServerCPU float64 `json:"server_cpu,omitempty"`
+	// ServerCPUQuota is the CPUs' worth the server was held to under
+	// ServerCPU when that is less than ServerCPU × its CPUs or quota: a
+	// server running fewer threads than it has CPUs gets ServerCPU × its
+	// threads (a cgroup slows the group, not each thread). 0: not narrowed.
+	ServerCPUQuota float64 `json:"server_cpu_quota,omitempty"`
 }
 
 // Placement modes.

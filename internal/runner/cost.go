@@ -68,11 +68,11 @@ func serverCPUShare(t *result.Trial) float64 {
 	if q := t.Placement.Quota; q > 0 && t.Placement.QuotaApplied {
 		budget = min(budget, q)
 	}
-	if f := t.Placement.ServerCPU; f > 0 {
-		budget *= f // run --server-cpu: its cgroup holds it to f of that
-	}
 	if t.Server != nil && t.Server.Threads > 0 {
 		budget = min(budget, float64(t.Server.Threads))
+	}
+	if f := t.Placement.ServerCPU; f > 0 {
+		budget *= f // run --server-cpu: its cgroup holds it to f of that
 	}
 	return m.ServerCPUMean / 100 / budget
 }

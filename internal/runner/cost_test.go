@@ -75,6 +75,7 @@ func TestServerCPUShare(t *testing.T) {
 		{"a quota not applied is no budget", trial(48, "0", 0.5, false, 0), 0.48},
 		{"run --server-cpu 0.5, used", slow(trial(49, "0", 0, false, 1), 0.5), 0.98},
 		{"run --server-cpu 0.5 of a half-CPU quota", slow(trial(24, "0", 0.5, true, 0), 0.5), 0.96},
+		{"run --server-cpu 0.5, Node's one thread on two cores", slow(trial(49, "0-1", 0, false, 1), 0.5), 0.98},
 		{"nothing sampled", &result.Trial{Placement: result.Placement{ServerCPUs: "0"}}, 0},
 	}
 	for _, tc := range tests {

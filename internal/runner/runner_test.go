@@ -308,6 +308,43 @@ func TestServerCPU(t *testing.T) {
 	}
 }
 
+// TestServerCPUNarrowed: under --server-cpu 0.5 an unpinned server on two
+// CPUs is held to 0.5 × the threads it reports, not 0.5 × its two CPUs (a
+// one-thread server would run at full speed under a 1-CPU group quota).
+func TestServerCPUNarrowed(t *testing.T) {
+	if runtime.NumCPU() < 2 {
+		t.Skip("needs 2 CPUs: an unpinned server on one CPU is never narrowed")
+	}
+	for _, tc := range []struct {
+		gomaxprocs string
+		want       float64 // placement.server_cpu_quota; 0: not narrowed
+	}{
+		{"1", 0.5},
+		{"2", 0},
+	} {
+		t.Run("GOMAXPROCS="+tc.gomaxprocs, func(t *testing.T) {
+			dir := t.TempDir()
+			run := testRun("slow/test-ok", "test-ok", 1, 300*time.Millisecond)
+			run.Pinned = false
+			run.Env["GOMAXPROCS"] = tc.gomaxprocs
+			o, err := Run(context.Background(), testSuite(run), Options{Manifest: testManifest(t, dir), Out: filepath.Join(dir, "r"), ServerCPU: 0.5})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr := readTrial(t, o.Dir, run.ID, 1)
+			if tr.Status != result.StatusOK {
+				if !strings.Contains(tr.Error, "--server-cpu") {
+					t.Fatalf("status %s: %s; want ok, or a failure naming --server-cpu", tr.Status, tr.Error)
+				}
+				t.Skip(tr.Error)
+			}
+			if got := tr.Placement.ServerCPUQuota; got != tc.want {
+				t.Errorf("server_cpu_quota %g, want %g (server reported %+v on CPUs %s)", got, tc.want, tr.Server, tr.Placement.ServerCPUs)
+			}
+		})
+	}
+}
+
 func TestUnknownImplementation(t *testing.T) {
 	dir := t.TempDir()
 	_, err := Run(context.Background(), testSuite(testRun("x/nope", "go-nope", 1, time.Second)), Options{Manifest: testManifest(t, dir), Out: dir})

@@ -77,6 +77,7 @@ func (r *Runner) trialOn(ctx context.Context, run suite.Run, n int, eng engine.E
 	}
 
 	var wrap []string
+	var quota *cpu.Quota
 	cpus, period := run.Quota, time.Duration(0)
 	if f := r.opt.ServerCPU; f > 0 {
 		if cpus == 0 {
@@ -101,7 +102,7 @@ func (r *Runner) trialOn(ctx context.Context, run suite.Run, n int, eng engine.E
 					r.logf("warning: %v", err)
 				}
 			}()
-			wrap = q.Wrap()
+			quota, wrap = q, q.Wrap()
 			t.Placement.QuotaApplied, t.Placement.QuotaMechanism = run.Quota > 0, q.Mechanism
 		}
 	}
@@ -119,6 +120,11 @@ func (r *Runner) trialOn(ctx context.Context, run suite.Run, n int, eng engine.E
 		return fail("%v", err)
 	}
 	defer p.Stop(r.opt.StopGrace)
+	if r.opt.ServerCPU > 0 && quota != nil {
+		if err := narrowQuota(quota, r.opt.ServerCPU, t); err != nil {
+			return fail("%s: --server-cpu %g: %v", run.ID, r.opt.ServerCPU, err)
+		}
+	}
 	idle, idleMS := measureIdle(ctx, p.Pid(), n)
 
 	if eng == nil {
@@ -229,6 +235,38 @@ func finish(ctx context.Context, t *result.Trial, status, format string, args ..
 		t.Flags = appendFlag(t.Flags, result.FlagFailed)
 	}
 	return t, nil
+}
+
+// narrowQuota holds a server under run --server-cpu F to F × the CPUs it
+// can use at once: its quota or CPUs, and at most the threads it reported.
+// A cgroup cannot slow each thread, only the group: F × two CPUs would let a
+// one-thread Node on an unpinned pair run at full speed (its CPU then read
+// ÷ F as twice a core). So once the server says how many threads it runs,
+// the group gets F of those; a slower machine runs each of them at F.
+func narrowQuota(q *cpu.Quota, f float64, t *result.Trial) error {
+	n := parallelism(t.Server)
+	if n == 0 || f*float64(n) >= q.CPUs {
+		return nil
+	}
+	if err := q.SetCPUs(f * float64(n)); err != nil {
+		return err
+	}
+	t.Placement.ServerCPUQuota = q.CPUs
+	return nil
+}
+
+// parallelism is how many threads a server runs its requests on, as it
+// reported when ready: Go's GOMAXPROCS, else THREADS (Node's event loops:
+// one, or its cluster's workers). 0 when it said neither.
+func parallelism(s *result.Server) int {
+	switch {
+	case s == nil:
+		return 0
+	case s.GOMAXPROCS > 0:
+		return s.GOMAXPROCS
+	default:
+		return s.Threads
+	}
 }
 
 // startServer starts im from the repository root as opt says and waits
