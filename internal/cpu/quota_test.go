@@ -206,30 +206,44 @@ func TestQuotaPeriod(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var got [2]string
-		if q.Mechanism == MechanismV2 {
-			b, err := os.ReadFile(filepath.Join(q.Dir, "cpu.max"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			copy(got[:], strings.Fields(string(b)))
-		} else {
-			for i, f := range []string{"cpu.cfs_quota_us", "cpu.cfs_period_us"} {
-				b, err := os.ReadFile(filepath.Join(q.Dir, f))
-				if err != nil {
-					t.Fatal(err)
-				}
-				got[i] = strings.TrimSpace(string(b))
-			}
-		}
-		if got != [2]string{c.quota, c.periodU} {
+		if got := written(t, q); got != [2]string{c.quota, c.periodU} {
 			t.Errorf("quota %g, period %v: wrote %v, want [%s %s]", c.cpus, c.period, got, c.quota, c.periodU)
 		}
 		if want := cmp.Or(c.period, DockerPeriod); q.Period != want {
 			t.Errorf("Period = %v, want %v", q.Period, want)
 		}
+		// SetCPUs halves it in place, over the same period.
+		if err := q.SetCPUs(c.cpus / 2); err != nil {
+			t.Fatal(err)
+		}
+		half, _ := strconv.Atoi(c.quota)
+		if got, want := written(t, q), [2]string{strconv.Itoa(half / 2), c.periodU}; got != want || q.CPUs != c.cpus/2 {
+			t.Errorf("SetCPUs(%g): wrote %v, CPUs %g; want %v, %g", c.cpus/2, got, q.CPUs, want, c.cpus/2)
+		}
 		if err := q.Remove(); err != nil {
 			t.Fatal(err)
 		}
 	}
+}
+
+// written is the quota and the period in q's cgroup files.
+func written(t *testing.T, q *Quota) [2]string {
+	t.Helper()
+	var got [2]string
+	if q.Mechanism == MechanismV2 {
+		b, err := os.ReadFile(filepath.Join(q.Dir, "cpu.max"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		copy(got[:], strings.Fields(string(b)))
+		return got
+	}
+	for i, f := range []string{"cpu.cfs_quota_us", "cpu.cfs_period_us"} {
+		b, err := os.ReadFile(filepath.Join(q.Dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[i] = strings.TrimSpace(string(b))
+	}
+	return got
 }
