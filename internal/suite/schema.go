@@ -398,7 +398,7 @@ var Metrics = []string{
 // server's CPU per response (verdict.CPUPerResponseKey: "loads the CPUs
 // less", compared at a rate both servers sustain).
 var conclusionMetrics = append(slices.DeleteFunc(slices.Clone(Metrics), func(k string) bool { return k == "duration_s" }), "p99_p50", "achieved",
-	"light_latency_mean_ms", "light_p50_ms", "light_p99_ms", "cpu_us_per_response")
+	"light_latency_mean_ms", "light_p50_ms", "light_p99_ms", "cpu_us_per_response", "cpu_median_pct")
 
 // published is the figures the write-up printed for a cell, by metric.
 type published map[string]float64

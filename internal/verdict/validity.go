@@ -52,7 +52,7 @@ func metricClass(metric string) string {
 		return classThroughput
 	case strings.HasPrefix(metric, "probe_"):
 		return classProbe
-	case metric == "cpu_pct" || metric == "cpu_peak_pct" || metric == "cores_busy_pct":
+	case metric == "cpu_pct" || metric == "cpu_peak_pct" || metric == CPUMedianKey || metric == "cores_busy_pct":
 		return classCPU
 	case metric == "rss_mb":
 		return classMemory

@@ -143,7 +143,7 @@ func Figure(metric string, x float64) string {
 	switch {
 	case metric == AchievedKey:
 		return fmt.Sprintf("%.0f %%", 100*x) // of the target
-	case metric == "cpu_pct" || metric == "cpu_peak_pct" || metric == "cores_busy_pct":
+	case metric == "cpu_pct" || metric == "cpu_peak_pct" || metric == CPUMedianKey || metric == "cores_busy_pct":
 		return fmt.Sprintf("%.0f %%", x)
 	case metric == "client_cpu_share":
 		return fmt.Sprintf("%.0f %%", 100*x)
