@@ -64,6 +64,15 @@ func SweepQuotas() (removed, kept []string) {
 				continue
 			}
 			dir := filepath.Join(parent, e.Name())
+			// A nested quota (Quota.Nest) first: a cgroup with a child
+			// cannot be removed.
+			if subs, err := os.ReadDir(dir); err == nil {
+				for _, s := range subs {
+					if s.IsDir() {
+						os.Remove(filepath.Join(dir, s.Name()))
+					}
+				}
+			}
 			if err := os.Remove(dir); err != nil {
 				kept = append(kept, dir+": "+err.Error())
 			} else {

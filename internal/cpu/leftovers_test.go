@@ -23,13 +23,19 @@ func TestSweepQuotas(t *testing.T) {
 		"restbench-notapid-1-x":                                     false,
 		"user.slice":                                                false,
 	}
+	// A dead run's quota nested in its slower-machine stand-in (Nest): the
+	// inner group goes first, then the outer.
+	nested := fmt.Sprintf("restbench-%d-4-slow", dead)
+	names[nested] = true
 	for n := range names {
 		if err := os.Mkdir(filepath.Join(dir, n), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
+	os.Mkdir(filepath.Join(dir, nested, "inner-docker"), 0o755)
 	busy := filepath.Join(dir, fmt.Sprintf("restbench-%d-2-busy", dead)) // stands for a cgroup with a process in it
 	os.MkdirAll(filepath.Join(busy, "x"), 0o755)
+	os.WriteFile(filepath.Join(busy, "x", "cgroup.procs"), []byte("1\n"), 0o644)
 
 	removed, kept := SweepQuotas()
 	for n, gone := range names {

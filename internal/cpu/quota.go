@@ -38,6 +38,9 @@ type Quota struct {
 	Period    time.Duration
 	Mechanism string // MechanismV2 or MechanismV1
 	Dir       string // the cgroup's folder
+	// Outer is the quota this one is nested in (Nest), nil for a top one.
+	// Remove removes it too.
+	Outer *Quota
 }
 
 // Roots of the cgroup hierarchies; variables so that tests can look elsewhere.
@@ -102,6 +105,12 @@ func newV2(root, leaf string, cpus float64, quota, periodUS int64) (*Quota, erro
 		// the check after mkdir is what decides.
 		os.WriteFile(filepath.Join(parent, "cgroup.subtree_control"), []byte("+cpu"), 0)
 	}
+	return makeV2(parent, leaf, cpus, quota, periodUS)
+}
+
+// makeV2 makes cgroup parent/leaf with cpu.max quota every periodUS; the cpu
+// controller must be enabled in parent.
+func makeV2(parent, leaf string, cpus float64, quota, periodUS int64) (*Quota, error) {
 	dir := filepath.Join(parent, leaf)
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
@@ -109,7 +118,7 @@ func newV2(root, leaf string, cpus float64, quota, periodUS int64) (*Quota, erro
 	max := filepath.Join(dir, "cpu.max")
 	if _, err := os.Stat(max); err != nil {
 		os.Remove(dir)
-		return nil, fmt.Errorf("%s: the cpu controller is not enabled in %s", root, parent)
+		return nil, fmt.Errorf("%s: the cpu controller is not enabled in %s", dir, parent)
 	}
 	if err := os.WriteFile(max, fmt.Appendf(nil, "%d %d", quota, periodUS), 0); err != nil {
 		os.Remove(dir)
@@ -122,7 +131,12 @@ func newV1(root, leaf string, cpus float64, quota, periodUS int64) (*Quota, erro
 	if _, err := os.Stat(filepath.Join(root, "cpu.cfs_quota_us")); err != nil {
 		return nil, fmt.Errorf("%s: no cgroup v1 cpu controller", root)
 	}
-	dir := filepath.Join(root, leaf)
+	return makeV1(root, leaf, cpus, quota, periodUS)
+}
+
+// makeV1 makes cgroup parent/leaf in the v1 cpu hierarchy.
+func makeV1(parent, leaf string, cpus float64, quota, periodUS int64) (*Quota, error) {
+	dir := filepath.Join(parent, leaf)
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
@@ -136,6 +150,43 @@ func newV1(root, leaf string, cpus float64, quota, periodUS int64) (*Quota, erro
 		}
 	}
 	return &Quota{CPUs: cpus, Period: time.Duration(periodUS) * time.Microsecond, Mechanism: MechanismV1, Dir: dir}, nil
+}
+
+// Nest makes a cgroup inside q limited to cpus CPUs' time every period
+// (DockerPeriod when 0), for a server held by both: a published quota
+// (docker --cpus over its 100 ms period) on the stand-in for a slower
+// machine (q: F of the CPUs over SlowPeriod). The server runs at F of its
+// speed throughout and stops when the published quota is spent, as docker
+// would stop it on a machine F as fast; a single cgroup of F × the quota
+// over 10 ms would never stop it for the rest of a period. Start the server
+// with the inner quota's Wrap; its Remove removes both.
+func (q *Quota) Nest(name string, cpus float64, period time.Duration) (*Quota, error) {
+	if cpus <= 0 {
+		return nil, fmt.Errorf("quota %v: use a positive number of CPUs, e.g. 1 or 0.5", cpus)
+	}
+	if period == 0 {
+		period = DockerPeriod
+	}
+	periodUS := period.Microseconds()
+	quota := int64(cpus*float64(periodUS) + 0.5)
+	leaf := "inner-" + safeName(name)
+	var in *Quota
+	var err error
+	if q.Mechanism == MechanismV2 {
+		// The outer group holds no process, so its children may take the
+		// cpu controller.
+		if werr := os.WriteFile(filepath.Join(q.Dir, "cgroup.subtree_control"), []byte("+cpu"), 0); werr != nil {
+			return nil, fmt.Errorf("nest a quota in %s: %w", q.Dir, werr)
+		}
+		in, err = makeV2(q.Dir, leaf, cpus, quota, periodUS)
+	} else {
+		in, err = makeV1(q.Dir, leaf, cpus, quota, periodUS)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("nest a quota in %s: %w", q.Dir, err)
+	}
+	in.Outer = q
+	return in, nil
 }
 
 // Wrap is the command prefix that moves the server into the cgroup before it
@@ -153,6 +204,9 @@ func (q *Quota) Remove() error {
 	var err error
 	for i := 0; i < 40; i++ {
 		if err = os.Remove(q.Dir); err == nil || os.IsNotExist(err) {
+			if q.Outer != nil {
+				return q.Outer.Remove()
+			}
 			return nil
 		}
 		time.Sleep(50 * time.Millisecond)

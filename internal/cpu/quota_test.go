@@ -55,6 +55,72 @@ func cpuSeconds(t *testing.T, pid int) float64 {
 // removable once it is gone.
 func TestQuotaLimitsBusyChild(t *testing.T) {
 	q := newQuotaOrSkip(t, 0.5)
+	used, stat := busyChild(t, q)
+	// Generous: the machine is shared, so the child may get less, but never
+	// much more than its quota.
+	if used > 0.65 {
+		t.Errorf("busy child used %.2f CPUs under a 0.5 CPU quota (%s)", used, q.Mechanism)
+	}
+	// A machine too busy to give the child its half CPU in any period has
+	// nothing to throttle; one that gave it nearly that must have.
+	if !throttled(stat) {
+		if used >= 0.45 {
+			t.Errorf("cgroup never throttled the busy child, which used %.2f CPUs; cpu.stat:\n%s", used, stat)
+		} else {
+			t.Logf("the machine gave the child only %.2f CPUs in 60 s, below its quota: throttling not seen", used)
+		}
+	}
+	t.Logf("%s: busy child used %.2f CPUs under quota 0.5", q.Mechanism, used)
+	if err := q.Remove(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(q.Dir); !os.IsNotExist(err) {
+		t.Errorf("%s still exists after Remove", q.Dir)
+	}
+}
+
+// TestNest: a published quota of 0.25 CPU over docker's 100 ms nested in a
+// slower machine's stand-in (1 CPU over 10 ms) holds a busy child to the
+// inner quota, throttles it there, and Remove takes both groups away.
+func TestNest(t *testing.T) {
+	outer, err := NewQuota(t.Name(), 1, SlowPeriod)
+	if errors.Is(err, ErrNoQuota) {
+		t.Skipf("no writable cgroup here (run the tests as root to cover quotas): %v", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Remove(outer.Dir) })
+	in, err := outer.Nest("docker", 0.25, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Remove(in.Dir) })
+	if got := [2][2]string{written(t, outer), written(t, in)}; got != [2][2]string{{"10000", "10000"}, {"25000", "100000"}} {
+		t.Errorf("outer, inner wrote %v", got)
+	}
+	used, stat := busyChild(t, in)
+	if used > 0.35 {
+		t.Errorf("busy child used %.2f CPUs under an inner quota of 0.25 (%s)", used, in.Mechanism)
+	}
+	if !throttled(stat) && used >= 0.2 {
+		t.Errorf("the inner quota never throttled the busy child, which used %.2f CPUs; cpu.stat:\n%s", used, stat)
+	}
+	if err := in.Remove(); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{in.Dir, outer.Dir} {
+		if _, err := os.Stat(d); !os.IsNotExist(err) {
+			t.Errorf("%s still exists after Remove", d)
+		}
+	}
+}
+
+// busyChild runs a busy loop in q until it has used a CPU second and q has
+// throttled it (60 s at most), and returns the CPUs it used and q's
+// cpu.stat; the child is gone when it returns.
+func busyChild(t *testing.T, q *Quota) (used float64, stat string) {
+	t.Helper()
 	argv := append(q.Wrap(), "sh", "-c", "while :; do :; done")
 	cmd := exec.Command(argv[0], argv[1:]...)
 	if err := cmd.Start(); err != nil {
@@ -77,37 +143,17 @@ func TestQuotaLimitsBusyChild(t *testing.T) {
 	// throttled it, however long a shared machine takes to give it that:
 	// under the quota it is at least 2 s.
 	start, c0 := time.Now(), cpuSeconds(t, cmd.Process.Pid)
-	var stat []byte
+	var b []byte
 	for deadline := start.Add(60 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		stat, _ = os.ReadFile(filepath.Join(q.Dir, "cpu.stat"))
-		if cpuSeconds(t, cmd.Process.Pid)-c0 >= 1 && throttled(string(stat)) || time.Now().After(deadline) {
+		b, _ = os.ReadFile(filepath.Join(q.Dir, "cpu.stat"))
+		if cpuSeconds(t, cmd.Process.Pid)-c0 >= 1 && throttled(string(b)) || time.Now().After(deadline) {
 			break
 		}
 	}
-	used := (cpuSeconds(t, cmd.Process.Pid) - c0) / time.Since(start).Seconds()
-	// Generous: the machine is shared, so the child may get less, but never
-	// much more than its quota.
-	if used > 0.65 {
-		t.Errorf("busy child used %.2f CPUs under a 0.5 CPU quota (%s)", used, q.Mechanism)
-	}
-	// A machine too busy to give the child its half CPU in any period has
-	// nothing to throttle; one that gave it nearly that must have.
-	if !throttled(string(stat)) {
-		if used >= 0.45 {
-			t.Errorf("cgroup never throttled the busy child, which used %.2f CPUs; cpu.stat:\n%s", used, stat)
-		} else {
-			t.Logf("the machine gave the child only %.2f CPUs in 60 s, below its quota: throttling not seen", used)
-		}
-	}
-	t.Logf("%s: busy child used %.2f CPUs under quota 0.5", q.Mechanism, used)
+	used = (cpuSeconds(t, cmd.Process.Pid) - c0) / time.Since(start).Seconds()
 	cmd.Process.Kill()
 	cmd.Wait()
-	if err := q.Remove(); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(q.Dir); !os.IsNotExist(err) {
-		t.Errorf("%s still exists after Remove", q.Dir)
-	}
+	return used, string(b)
 }
 
 func throttled(stat string) bool {

@@ -76,36 +76,13 @@ func (r *Runner) trialOn(ctx context.Context, run suite.Run, n int, eng engine.E
 		return fail("%s: %v", run.ID, err)
 	}
 
-	var wrap []string
-	var quota *cpu.Quota
-	cpus, period := run.Quota, time.Duration(0)
-	if f := r.opt.ServerCPU; f > 0 {
-		if cpus == 0 {
-			cpus = float64(len(pl.server))
-		}
-		cpus, period = cpus*f, cpu.SlowPeriod
-		t.Placement.ServerCPU = f
+	// quota is the group of run --server-cpu, which narrowQuota narrows
+	// once the server says how many threads it runs.
+	wrap, quota, remove, err := r.quota(run, pl, t)
+	if err != nil {
+		return fail("%s: --server-cpu %g: %v", run.ID, r.opt.ServerCPU, err)
 	}
-	if cpus > 0 {
-		q, err := cpu.NewQuota(run.ID, cpus, period)
-		switch {
-		case err != nil && r.opt.ServerCPU > 0:
-			// The stand-in for a slower machine is the point of the run.
-			return fail("%s: --server-cpu %g: %v", run.ID, r.opt.ServerCPU, err)
-		case err != nil:
-			// The trial still runs, without the quota, and says so.
-			r.logf("warning: %s: %v; measuring without the quota", run.ID, err)
-			t.Flags = appendFlag(t.Flags, result.FlagQuotaNotApplied)
-		default:
-			defer func() {
-				if err := q.Remove(); err != nil {
-					r.logf("warning: %v", err)
-				}
-			}()
-			quota, wrap = q, q.Wrap()
-			t.Placement.QuotaApplied, t.Placement.QuotaMechanism = run.Quota > 0, q.Mechanism
-		}
-	}
+	defer remove()
 	// The server always goes through taskset: restbench itself may be
 	// pinned to the client CPUs by now, and a child inherits that.
 	wrap = append(wrap, "taskset", "-c", cpu.FormatList(pl.server))
@@ -235,6 +212,56 @@ func finish(ctx context.Context, t *result.Trial, status, format string, args ..
 		t.Flags = appendFlag(t.Flags, result.FlagFailed)
 	}
 	return t, nil
+}
+
+// quota makes the cgroups that hold the server: the suite's quota (docker
+// --cpus over docker's 100 ms period), and under run --server-cpu F the
+// slower machine's stand-in, F of the server's CPUs over 10 ms, with the
+// suite's quota at F × its CPUs nested in it (cpu.Quota.Nest). It returns
+// the command prefix that starts the server in them, the stand-in's group
+// (nil without --server-cpu) and what removes them. An error is only the
+// stand-in's: without it the trial would measure at full speed; a suite's
+// quota that cannot be set is a warning and a flag, and the trial runs.
+func (r *Runner) quota(run suite.Run, pl placement, t *result.Trial) (wrap []string, slow *cpu.Quota, remove func(), err error) {
+	var last *cpu.Quota // the innermost group: its Remove removes the outer too
+	remove = func() {
+		if last == nil {
+			return
+		}
+		if err := last.Remove(); err != nil {
+			r.logf("warning: %v", err)
+		}
+	}
+	if f := r.opt.ServerCPU; f > 0 {
+		t.Placement.ServerCPU = f
+		if slow, err = cpu.NewQuota(run.ID, f*float64(len(pl.server)), cpu.SlowPeriod); err != nil {
+			return nil, nil, remove, err
+		}
+		last = slow
+		if run.Quota > 0 {
+			in, err := slow.Nest("docker", f*run.Quota, 0)
+			if err != nil {
+				return nil, nil, remove, err
+			}
+			last = in
+			t.Placement.QuotaApplied, t.Placement.QuotaMechanism = true, in.Mechanism
+		} else {
+			t.Placement.QuotaMechanism = slow.Mechanism
+		}
+		return last.Wrap(), slow, remove, nil
+	}
+	if run.Quota > 0 {
+		q, err := cpu.NewQuota(run.ID, run.Quota, 0)
+		if err != nil {
+			r.logf("warning: %s: %v; measuring without the quota", run.ID, err)
+			t.Flags = appendFlag(t.Flags, result.FlagQuotaNotApplied)
+			return nil, nil, remove, nil
+		}
+		last = q
+		t.Placement.QuotaApplied, t.Placement.QuotaMechanism = true, q.Mechanism
+		return q.Wrap(), nil, remove, nil
+	}
+	return nil, nil, remove, nil
 }
 
 // narrowQuota holds a server under run --server-cpu F to F × the CPUs it
