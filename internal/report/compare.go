@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"restbench/internal/metric"
 	"sort"
 	"strings"
 )
@@ -121,7 +122,7 @@ func (c *Comparison) WriteText(w io.Writer) error {
 		case ch.Beyond:
 			mark, beyond = "**worse**", beyond+1
 		}
-		fmt.Fprintf(b, "| %s | %s | %s | %s (%s) | %s (%s) | %s | %s | %s |\n", cell(ch.Suite), cell(ch.Label), metricLabel(ch.Metric),
+		fmt.Fprintf(b, "| %s | %s | %s | %s (%s) | %s (%s) | %s | %s | %s |\n", cell(ch.Suite), cell(ch.Label), metric.Label(ch.Metric),
 			med(ch.Old), rng(ch.Old), med(ch.New), rng(ch.New), delta, noise, mark)
 	}
 	fmt.Fprintf(b, "\n%d of %d figures moved beyond the noise (|change| > max(%.0f%%, 2 × the larger (max−min)/median of the two sets of trials)).\n",

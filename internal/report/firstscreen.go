@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"restbench/internal/metric"
 	"restbench/internal/result"
 	"restbench/internal/verdict"
 )
@@ -367,7 +368,7 @@ func regionText(v Verdict) string {
 	}
 	f := func(x float64) string {
 		if v.Single() {
-			return verdict.Figure(v.Metric, x)
+			return metric.Format(v.Metric, x)
 		}
 		return fmt.Sprintf("%.3g×", x)
 	}

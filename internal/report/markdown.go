@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"restbench/internal/metric"
 	"restbench/internal/result"
 	"restbench/internal/verdict"
 )
@@ -255,7 +256,7 @@ func writeTargets(b *strings.Builder, e *ExperimentReport) {
 				var vs []float64
 				for _, m := range r.OK {
 					if s := m.stream(name); s != nil {
-						if v, ok := statsValue(s, nil, key); ok {
+						if v, ok := metric.StatsValue(s, nil, key); ok {
 							vs = append(vs, v)
 						}
 					}

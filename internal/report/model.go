@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"restbench/internal/metric"
 	"restbench/internal/result"
 	"restbench/internal/verdict"
 )
@@ -154,8 +155,8 @@ func buildRun(info result.RunInfo, trials []result.Trial) *RunReport {
 		rr.Figures = append(rr.Figures, Figure{Key: k, Published: v, Measured: rr.Measured[k]})
 	}
 	sort.Slice(rr.Figures, func(i, j int) bool {
-		gi, pi := metricOrder(rr.Figures[i].Key)
-		gj, pj := metricOrder(rr.Figures[j].Key)
+		gi, pi := metric.Order(rr.Figures[i].Key)
+		gj, pj := metric.Order(rr.Figures[j].Key)
 		if gi != gj {
 			return gi < gj
 		}

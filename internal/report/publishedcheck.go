@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 
+	"restbench/internal/metric"
 	"restbench/internal/result"
 	"restbench/internal/verdict"
 )
@@ -80,7 +81,7 @@ func checkText(c verdict.PublishedCheck) string {
 // derived it rather than measured it (ab's mean is concurrency ÷ req/s).
 func publishedMetricLabel(info result.RunInfo, key string) string {
 	if key == "latency_mean_ms" && info.PublishedLoad.Derived() {
-		return metricLabel(key) + ", derived (" + info.PublishedLoad.Tool + ": concurrency ÷ req/s)"
+		return metric.Label(key) + ", derived (" + info.PublishedLoad.Tool + ": concurrency ÷ req/s)"
 	}
-	return metricLabel(key)
+	return metric.Label(key)
 }

@@ -33,6 +33,7 @@ import (
 	"strings"
 
 	"restbench/internal/cpu"
+	"restbench/internal/metric"
 	"restbench/internal/result"
 )
 
@@ -136,28 +137,6 @@ func (v Verdict) Coverage() float64 { return Corrected(v.Interval.Coverage, v.Lo
 // with no b), so that its figures are values in the metric's unit, not
 // ratios.
 func (v Verdict) Single() bool { return v.B == "" && len(v.Conclusion.Points) == 0 }
-
-// Figure prints a value of metric in its unit: 98 %, 61 MB, 97 % of the
-// target, 12.5 ms, 14,200 req/s.
-func Figure(metric string, x float64) string {
-	switch {
-	case metric == AchievedKey:
-		return fmt.Sprintf("%.0f %%", 100*x) // of the target
-	case metric == "cpu_pct" || metric == "cpu_peak_pct" || metric == "cores_busy_pct":
-		return fmt.Sprintf("%.0f %%", x)
-	case metric == "client_cpu_share":
-		return fmt.Sprintf("%.0f %%", 100*x)
-	case metric == "rss_mb":
-		return fmt.Sprintf("%.0f MiB", x) // rss_mb is in MiB (the monitor divides by 1,048,576)
-	case metric == "rps" || metric == "requests":
-		return thousands(x) + " req/s"
-	case metric == ShapeKey:
-		return fmt.Sprintf("%.3g×", x)
-	case metric == CPUPerResponseKey:
-		return fmt.Sprintf("%.0f µs", x)
-	}
-	return ms(x)
-}
 
 // Own reports whether the claim is restbench's, not the write-up's.
 func (v Verdict) Own() bool { return v.Kind == result.KindCheck || v.Kind == result.KindAA }
@@ -551,11 +530,11 @@ func rule(c result.Conclusion, lo, hi float64) string {
 	if c.B == "" && len(c.Points) == 0 && c.Claim == result.ClaimBand {
 		switch {
 		case math.IsInf(hi, 1):
-			return fmt.Sprintf("interval of the median at least %s", Figure(c.Metric, lo))
+			return fmt.Sprintf("interval of the median at least %s", metric.Format(c.Metric, lo))
 		case lo == 0:
-			return fmt.Sprintf("interval of the median at most %s", Figure(c.Metric, hi))
+			return fmt.Sprintf("interval of the median at most %s", metric.Format(c.Metric, hi))
 		}
-		return fmt.Sprintf("interval of the median inside %s–%s", Figure(c.Metric, lo), Figure(c.Metric, hi))
+		return fmt.Sprintf("interval of the median inside %s–%s", metric.Format(c.Metric, lo), metric.Format(c.Metric, hi))
 	}
 	what := "interval of the median paired ratio"
 	switch {
@@ -585,7 +564,7 @@ type rounds map[int]float64
 // series reads a run's metric per round from its successful trials. why is
 // set when there is nothing to read (it starts with NotRun when this
 // machine cannot run the run); caution when there is, but too little.
-func series(id, metric string, runs map[string]result.RunInfo, trials map[string][]*result.Trial) (out rounds, caution, why string) {
+func series(id, key string, runs map[string]result.RunInfo, trials map[string][]*result.Trial) (out rounds, caution, why string) {
 	if _, ok := runs[id]; !ok {
 		return nil, "", fmt.Sprintf("run %q is not in the suite; fix the conclusion's run ids", id)
 	}
@@ -599,8 +578,8 @@ func series(id, metric string, runs map[string]result.RunInfo, trials map[string
 		if t.Status != result.StatusOK || t.Load == nil {
 			continue
 		}
-		hist, probe := Histograms(t)
-		v, ok := Value(t, hist, probe, metric)
+		hist, probe := metric.Histograms(t)
+		v, ok := metric.Value(t, hist, probe, key)
 		if !ok {
 			continue
 		}
@@ -615,8 +594,8 @@ func series(id, metric string, runs map[string]result.RunInfo, trials map[string
 	case len(trials[id]) == 0:
 		return nil, "", fmt.Sprintf("no trial of %s in these results (left out by --only, or still to run)", id)
 	case len(out) == 0:
-		return nil, "", fmt.Sprintf("no successful trial of %s measured %s", id, metric)
-	case strings.HasPrefix(metric, "probe_") && probes < MinProbes:
+		return nil, "", fmt.Sprintf("no successful trial of %s measured %s", id, key)
+	case strings.HasPrefix(key, "probe_") && probes < MinProbes:
 		caution = fmt.Sprintf("%s got %d heartbeat probes over its trials; a heartbeat verdict needs %d (shorten the probe interval)", id, probes, MinProbes)
 	}
 	return out, caution, ""
@@ -663,26 +642,26 @@ func pairRatios(a, b rounds) []float64 {
 
 // publishedRatio reads the claim's published ratio from the runs' figures:
 // the write-ups print figures, not ratios. 0 when one is missing.
-func publishedRatio(runs map[string]result.RunInfo, metric, a, b string) float64 {
-	pa := publishedValue(runs[a].Published, metric)
+func publishedRatio(runs map[string]result.RunInfo, key, a, b string) float64 {
+	pa := publishedValue(runs[a].Published, key)
 	if b == "" {
 		return pa
 	}
-	pb := publishedValue(runs[b].Published, metric)
+	pb := publishedValue(runs[b].Published, key)
 	if pa == 0 || pb == 0 {
 		return 0
 	}
 	return pa / pb
 }
 
-func publishedValue(p map[string]float64, metric string) float64 {
-	if metric == ShapeKey {
+func publishedValue(p map[string]float64, key string) float64 {
+	if key == metric.Shape {
 		if p["p50_ms"] == 0 {
 			return 0
 		}
 		return p["p99_ms"] / p["p50_ms"]
 	}
-	return p[metric]
+	return p[key]
 }
 
 func firstNonEmpty(ss ...string) string {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"restbench/internal/metric"
 	"restbench/internal/result"
 )
 
@@ -20,8 +21,8 @@ const FlagRateCapped = "capped at the rate"
 // rateCapped is the FlagRateCapped break of run id's trials, or false when
 // the claim is not a req/s claim of a saturated experiment or no trial
 // kept up with its rate.
-func rateCapped(id, metric string, info result.RunInfo, trials []*result.Trial) (Break, bool) {
-	if metricClass(metric) != classThroughput || info.PublishedLoad == nil || !info.PublishedLoad.Saturated {
+func rateCapped(id, key string, info result.RunInfo, trials []*result.Trial) (Break, bool) {
+	if metric.ClassOf(key) != metric.Throughput || info.PublishedLoad == nil || !info.PublishedLoad.Saturated {
 		return Break{}, false
 	}
 	n, of := 0, 0
@@ -41,7 +42,7 @@ func rateCapped(id, metric string, info result.RunInfo, trials []*result.Trial) 
 	}
 	return Break{Run: id, Flag: FlagRateCapped, Rounds: n, Of: of, Bias: Floor,
 		Detail: fmt.Sprintf("achieved %s of %s req/s: an open loop sends no more than its rate, so its req/s is the rate, not what the server carries with these connections",
-			thousands(last.RPS), thousands(last.TargetRPS))}, true
+			metric.Thousands(last.RPS), metric.Thousands(last.TargetRPS))}, true
 }
 
 // windowFlags are the flags the window rule (windowEnvelope) models: each
@@ -135,8 +136,8 @@ func windowEnvelope(v *Verdict, decomps [][][2]string, runs map[string]result.Ru
 			if t.Status != result.StatusOK || t.Load == nil {
 				continue
 			}
-			hist, probe := Histograms(t)
-			if x, ok := Value(t, hist, probe, v.Metric); ok {
+			hist, probe := metric.Histograms(t)
+			if x, ok := metric.Value(t, hist, probe, v.Metric); ok {
 				out[RoundOf(t)] = cell{x, lagGrowth(t), t.Load.DurationS}
 			}
 		}

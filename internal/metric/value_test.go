@@ -1,0 +1,118 @@
+package metric
+
+import (
+	"math"
+	"testing"
+
+	"restbench/internal/result"
+)
+
+// TestSlowerMachine: a trial of run --server-cpu F stands in for a machine
+// whose server is F as fast, and its CPU figures read as there: the same
+// samples at F = 0.5 show twice the share of a core and twice the CPU per
+// response; throughput and latency are measured as they are.
+func TestSlowerMachine(t *testing.T) {
+	perResp, idle := 40.0, 1.5
+	trial := func(f float64) *result.Trial {
+		return &result.Trial{
+			Placement: result.Placement{ServerCPUs: "1", ServerCPU: f},
+			Load:      &result.Load{Stats: result.Stats{RPS: 1000}},
+			Monitor:   &result.Monitor{ServerCPUMean: 45, ServerCPUPeak: 50, CPUPerResponseUS: &perResp, IdleCPU: &idle},
+		}
+	}
+	for _, c := range []struct {
+		key          string
+		full, halved float64
+	}{
+		{"cpu_pct", 45, 90},
+		{"cpu_peak_pct", 50, 100},
+		{CPUPerResponse, 40, 80},
+		{IdleCPU, 1.5, 3},
+		{"rps", 1000, 1000},
+	} {
+		for _, f := range []struct {
+			f, want float64
+		}{{0, c.full}, {0.5, c.halved}} {
+			got, ok := Value(trial(f.f), nil, nil, c.key)
+			if !ok || math.Abs(got-f.want) > 1e-9 {
+				t.Errorf("%s at server_cpu %g = %v, %v; want %v", c.key, f.f, got, ok, f.want)
+			}
+		}
+	}
+}
+
+func TestPercentileKey(t *testing.T) {
+	for key, want := range map[string]float64{"p50_ms": 50, "p99_ms": 99, "p999_ms": 99.9, "p9999_ms": 99.99, "p100_ms": 100, "p66_ms": 66} {
+		if got, ok := PercentileKey(key); !ok || got != want {
+			t.Errorf("PercentileKey(%q) = %v, %v; want %v", key, got, ok, want)
+		}
+	}
+	for _, bad := range []string{"rps", "p_ms", "pxx_ms", "p50", "p0_ms", "p101_ms"} {
+		if _, ok := PercentileKey(bad); ok {
+			t.Errorf("PercentileKey(%q) accepted", bad)
+		}
+	}
+}
+
+// TestStatsValueToolPercentiles: a figure ab or wrk printed is read from
+// the summary's percentiles, and a percentile it did not print is unknown.
+func TestStatsValueToolPercentiles(t *testing.T) {
+	s := &result.Stats{Latency: result.Latency{P50: 57, P99: 66, Max: 84,
+		Percentiles: map[string]float64{"66": 57, "95": 62, "98": 64}}}
+	for _, c := range []struct {
+		key  string
+		want float64
+		ok   bool
+	}{
+		{"p50_ms", 57, true},
+		{"median_ms", 57, true},
+		{"p66_ms", 57, true},
+		{"p95_ms", 62, true},
+		{"p98_ms", 64, true},
+		{"p100_ms", 84, true},
+		{"p80_ms", 0, false},
+	} {
+		got, ok := StatsValue(s, nil, c.key)
+		if got != c.want || ok != c.ok {
+			t.Errorf("StatsValue(%s) = %v, %v; want %v, %v", c.key, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+// TestLoadValue: the figures a load gives on its own, derived ones
+// included; a figure the load cannot give is not made up.
+func TestLoadValue(t *testing.T) {
+	open := &result.Load{Stats: result.Stats{RPS: 970, OKRPS: 960, Requests: 9700,
+		Latency: result.Latency{P50: 2, P99: 7, Mean: 2.5, Max: 30}},
+		TargetRPS: 1000,
+		Probe:     &result.Stats{Latency: result.Latency{Mean: 1.5}},
+		Targets:   map[string]*result.Stats{"light": {Latency: result.Latency{Mean: 0.9, P99: 4}}}}
+	closed := &result.Load{Stats: result.Stats{RPS: 970, Latency: result.Latency{P99: 7}}}
+	for _, c := range []struct {
+		l    *result.Load
+		key  string
+		want float64
+		ok   bool
+	}{
+		{open, Achieved, 0.97, true},
+		{closed, Achieved, 0, false},
+		{open, "ok_rps", 960, true},
+		{open, "rps", 970, true},
+		{open, "requests", 9700, true},
+		{open, Shape, 3.5, true},
+		{closed, Shape, 0, false}, // no p50
+		{open, "latency_mean_ms", 2.5, true},
+		{open, "p99_ms", 7, true},
+		{open, "probe_mean_ms", 1.5, true},
+		{closed, "probe_mean_ms", 0, false},
+		{open, "light_latency_mean_ms", 0.9, true},
+		{open, "light_p99_ms", 4, true},
+		{closed, "light_p99_ms", 0, false},
+		{open, "failed", 0, false},
+	} {
+		got, ok := LoadValue(c.l, nil, nil, c.key)
+		if ok != c.ok || math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("LoadValue(%s) = %v, %v; want %v, %v", c.key, got, ok, c.want, c.ok)
+		}
+	}
+}
