@@ -18,7 +18,7 @@ const MinChange = 0.05
 type Change struct {
 	Suite, Run, Label string
 	Metric            string // rps or p99_ms
-	Old, New          Spread
+	Old, New          metric.Spread
 	// Delta is New.Median/Old.Median - 1.
 	Delta float64
 	// Noise is the change the trials' spread allows:
@@ -89,7 +89,7 @@ func Compare(oldResults, newResults []*Results) *Comparison {
 	return c
 }
 
-func change(suite string, r *RunReport, key string, o, n Spread) Change {
+func change(suite string, r *RunReport, key string, o, n metric.Spread) Change {
 	ch := Change{Suite: suite, Run: r.Info.ID, Label: r.label(), Metric: key, Old: o, New: n}
 	if o.N == 0 || n.N == 0 || o.Median == 0 {
 		return ch

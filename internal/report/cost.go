@@ -34,14 +34,14 @@ func costRows(e *ExperimentReport) [][]string {
 }
 
 // spread is a figure over r's successful trials, where each can tell it.
-func (r *RunReport) spread(f func(measured) (float64, bool)) Spread {
+func (r *RunReport) spread(f func(measured) (float64, bool)) metric.Spread {
 	var vs []float64
 	for _, m := range r.OK {
 		if v, ok := f(m); ok {
 			vs = append(vs, v)
 		}
 	}
-	return spreadOf(vs)
+	return metric.SpreadOf(vs)
 }
 
 func writeCost(b *strings.Builder, e *ExperimentReport) {

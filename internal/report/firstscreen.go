@@ -248,7 +248,7 @@ func windowLine(s *SuiteReport) string {
 	if len(ds) == 0 {
 		return ""
 	}
-	sp := spreadOf(ds)
+	sp := metric.SpreadOf(ds)
 	here := seconds(sp.Median)
 	if seconds(sp.Min) != seconds(sp.Max) {
 		here = fmt.Sprintf("%s–%s, median %s", strings.TrimSuffix(seconds(sp.Min), " s"), seconds(sp.Max), here)
@@ -370,7 +370,7 @@ func regionText(v Verdict) string {
 		if v.Single() {
 			return metric.Format(v.Metric, x)
 		}
-		return fmt.Sprintf("%.3g×", x)
+		return metric.Ratio(x)
 	}
 	var s string
 	switch {

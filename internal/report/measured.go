@@ -1,9 +1,6 @@
 package report
 
 import (
-	"math"
-	"slices"
-
 	"github.com/HdrHistogram/hdrhistogram-go"
 
 	"restbench/internal/metric"
@@ -40,28 +37,4 @@ func (m measured) stream(name string) *result.Stats {
 // metric.Value.
 func (m measured) value(key string) (float64, bool) {
 	return metric.Value(m.trial, m.hist, m.probe, key)
-}
-
-// Spread is a figure over the successful trials of a run: the median, which
-// the report quotes, and the range, which tells how far to trust it.
-type Spread struct {
-	Median float64 `json:"median"`
-	Min    float64 `json:"min"`
-	Max    float64 `json:"max"`
-	N      int     `json:"n"`
-}
-
-func spreadOf(vs []float64) Spread {
-	if len(vs) == 0 {
-		return Spread{}
-	}
-	return Spread{Median: result.Median(vs), Min: slices.Min(vs), Max: slices.Max(vs), N: len(vs)}
-}
-
-// RelSpread is (max-min)/median: 0.04 means the trials lie within 4%.
-func (s Spread) RelSpread() float64 {
-	if s.N == 0 || s.Median == 0 {
-		return 0
-	}
-	return (s.Max - s.Min) / math.Abs(s.Median)
 }

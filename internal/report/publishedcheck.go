@@ -33,7 +33,7 @@ func publishedCheckRows(e *ExperimentReport) [][]string {
 		}
 		mean, inFlight, ratio := "—", "—", "—"
 		if c.Mean > 0 {
-			mean, inFlight, ratio = num(c.Mean), num(c.InFlight), ratio2(c.Ratio)
+			mean, inFlight, ratio = num(c.Mean), num(c.InFlight), metric.Ratio(c.Ratio)
 		}
 		if r.Info.PublishedLoad.Derived() {
 			mean += " (derived)"

@@ -226,7 +226,7 @@ func verdictLine(v Verdict) string {
 func xf(v float64) string {
 	switch a := math.Abs(v); {
 	case a >= 1000:
-		return thousands(v) + "×"
+		return metric.Thousands(v) + "×"
 	case a >= 100:
 		return fmt.Sprintf("%.0f×", v)
 	case a >= 10:

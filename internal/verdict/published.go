@@ -100,11 +100,11 @@ func CheckPublished(r result.RunInfo) (c PublishedCheck, ok bool) {
 			r.ID, c.Tool, c.Connections, metric.Thousands(c.RPS), metric.Millis(1000*float64(c.Connections)/c.RPS))
 	case math.Abs(c.Ratio-1) <= PublishedLittleTolerance:
 		c.State = RowConsistent
-		c.Why = fmt.Sprintf("published %s: %s × %s = %.0f in flight on %d connections (%s)", r.ID, rate, metric.Millis(c.Mean), c.InFlight, c.Connections, xs(c.Ratio))
+		c.Why = fmt.Sprintf("published %s: %s × %s = %.0f in flight on %d connections (%s)", r.ID, rate, metric.Millis(c.Mean), c.InFlight, c.Connections, metric.Ratio(c.Ratio))
 	default:
 		c.State, c.Breaks = RowMeanOff, "latency_mean_ms"
 		c.Why = fmt.Sprintf("published %s: %s × %s = %.0f in flight on %d connections, where a closed loop holds exactly its connections; req/s is a count over a clock, so the mean is what is off (%d busy connections make it %s): the write-up's latency mean is off by %s",
-			r.ID, rate, metric.Millis(c.Mean), c.InFlight, c.Connections, c.Connections, metric.Millis(1000*float64(c.Connections)/c.RPS), xs(c.Ratio))
+			r.ID, rate, metric.Millis(c.Mean), c.InFlight, c.Connections, c.Connections, metric.Millis(1000*float64(c.Connections)/c.RPS), metric.Ratio(c.Ratio))
 	}
 	return c, true
 }
@@ -129,7 +129,7 @@ func (c *PublishedCheck) checkOpen(r result.RunInfo, rate string) {
 	if c.Rate == 0 || window == 0 {
 		c.State = RowUnbounded
 		c.Why = fmt.Sprintf("published %s: %s × %s = %.0f in flight on %d connections (%s); an open loop times each request from when it was due, so requests waiting for a busy connection count too, and without the published rate and window nothing bounds them",
-			r.ID, rate, metric.Millis(c.Mean), c.InFlight, c.Connections, xs(c.Ratio))
+			r.ID, rate, metric.Millis(c.Mean), c.InFlight, c.Connections, metric.Ratio(c.Ratio))
 		return
 	}
 	c.Bound = float64(c.Connections) + math.Max(c.Rate-c.RPS, 0)*window

@@ -93,7 +93,7 @@ func TestPublishedBlocksOnlyWhatItBreaks(t *testing.T) {
 		why     []string
 	}{
 		{result.Conclusion{Text: "10 to 100 made latency 5x better", Metric: "latency_mean_ms", A: "node10", B: "node100", Claim: result.ClaimBand, Low: 4.3, High: 6.7},
-			PublishedInconsistent, []string{"482 in flight", "latency mean is off by 48×", "on our runs the sentence does not hold"}},
+			PublishedInconsistent, []string{"482 in flight", "latency mean is off by 48.2×", "on our runs the sentence does not hold"}},
 		{result.Conclusion{Text: "more connections do not change req/s", Metric: "rps", A: "node100", B: "node10", Claim: result.ClaimTie, Tolerance: 0.1},
 			Holds, nil},
 	}

@@ -333,5 +333,3 @@ func detail(flag string, t *result.Trial) string {
 }
 
 func seconds(s float64) string { return fmt.Sprintf("%.3g s", s) }
-
-func xs(v float64) string { return fmt.Sprintf("%.2g×", v) }

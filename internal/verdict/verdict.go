@@ -211,7 +211,7 @@ func evaluate(c result.Conclusion, runs map[string]result.RunInfo, trials map[st
 		decide(&v, fmt.Sprintf("no round measured both %s and %s", c.A, c.B), lo, hi)
 		return v
 	}
-	v.Estimate = median(ratios)
+	v.Estimate = result.Median(ratios)
 	v.Interval = MedianInterval(ratios, PerLook(Confidence, v.Looks))
 	v.Lo, v.Hi = v.Interval.Lo, v.Interval.Hi
 	decide(&v, "", lo, hi)
@@ -275,7 +275,7 @@ func control(v *Verdict, runs map[string]result.RunInfo, trials map[string][]*re
 	}
 	in := MedianInterval(share, PerLook(Confidence, max(looks, 1)))
 	v.Control = &Control{Run: b.Run, In: p.Control, Estimate: cv.Estimate, Lo: cv.Lo, Hi: cv.Hi, Outcome: cv.Outcome,
-		Share: median(share), ShareLo: in.Lo, ShareHi: in.Hi}
+		Share: result.Median(share), ShareLo: in.Lo, ShareHi: in.Hi}
 }
 
 // gradable reports whether v's interval is wide enough for a verdict at
@@ -316,13 +316,13 @@ func comparable(v *Verdict, bias Bias, lo, hi float64) {
 		v.Why = "holds as a lower bound: " + flags + "; so the true ratio is at least the measured one"
 	case bias == Floor && v.Lo > hi:
 		v.Outcome, v.Bound = DoesNotHold, "lower"
-		v.Why = "does not hold, as a lower bound: " + flags + "; so the true ratio is at least the measured one, above the claim's " + x(hi)
+		v.Why = "does not hold, as a lower bound: " + flags + "; so the true ratio is at least the measured one, above the claim's " + metric.Ratio(hi)
 	case bias == Ceiling && lo == 0 && v.Hi <= hi:
 		v.Outcome, v.Bound = Holds, "upper"
 		v.Why = "holds as an upper bound: " + flags + "; so the true ratio is at most the measured one"
 	case bias == Ceiling && v.Hi < lo:
 		v.Outcome, v.Bound = DoesNotHold, "upper"
-		v.Why = "does not hold, as an upper bound: " + flags + "; so the true ratio is at most the measured one, below the claim's " + x(lo)
+		v.Why = "does not hold, as an upper bound: " + flags + "; so the true ratio is at most the measured one, below the claim's " + metric.Ratio(lo)
 	default:
 		v.Outcome, v.Bound = NotComparable, ""
 		v.Why = flags
@@ -545,18 +545,14 @@ func rule(c result.Conclusion, lo, hi float64) string {
 	}
 	switch {
 	case c.Claim == result.ClaimTie:
-		return fmt.Sprintf("%s inside %s–%s (a tie, ±%g %%)", what, x(lo), x(hi), math.Round((hi-1)*1000)/10)
+		return fmt.Sprintf("%s inside %s–%s (a tie, ±%g %%)", what, metric.Ratio(lo), metric.Ratio(hi), math.Round((hi-1)*1000)/10)
 	case math.IsInf(hi, 1):
-		return fmt.Sprintf("%s above %s", what, x(lo))
+		return fmt.Sprintf("%s above %s", what, metric.Ratio(lo))
 	case lo == 0:
-		return fmt.Sprintf("%s below %s", what, x(hi))
+		return fmt.Sprintf("%s below %s", what, metric.Ratio(hi))
 	}
-	return fmt.Sprintf("%s inside %s–%s", what, x(lo), x(hi))
+	return fmt.Sprintf("%s inside %s–%s", what, metric.Ratio(lo), metric.Ratio(hi))
 }
-
-func x(v float64) string { return fmt.Sprintf("%.3g×", v) }
-
-func median(vs []float64) float64 { return result.Median(vs) }
 
 // rounds maps a round to the run's value in it.
 type rounds map[int]float64

@@ -219,14 +219,14 @@ func windowEnvelope(v *Verdict, decomps [][][2]string, runs map[string]result.Ru
 		flags = append(flags, br.String())
 	}
 	for _, id := range order {
-		gs = append(gs, fmt.Sprintf("%s %.3g", id, median(growth[id])))
+		gs = append(gs, fmt.Sprintf("%s %.3g", id, result.Median(growth[id])))
 	}
 	model := "towards the ratio of the backlogs' growth"
 	if pubS > 0 {
 		model = fmt.Sprintf("to where each mean is after %s more of that growth (mean + growth × (%s − window) / 2)", seconds(pubS-windowS(trials, factors[0][0])), seconds(pubS))
 	}
 	why := fmt.Sprintf("%s; each latency is a floor of what %s shows, but under a backlog growing at a steady rate (1 − achieved/rate, a second, medians: %s) the ratio moves, as the window lengthens, from the measured one %s, so over %s it lies in %s–%s",
-		strings.Join(flags, "; "), pub, strings.Join(gs, ", "), model, pub, x(envLo), xInf(envHi))
+		strings.Join(flags, "; "), pub, strings.Join(gs, ", "), model, pub, metric.Ratio(envLo), xInf(envHi))
 	v.Bound = ""
 	switch {
 	case envLo >= lo && envHi <= hi:
@@ -265,5 +265,5 @@ func xInf(v float64) string {
 	if math.IsInf(v, 1) {
 		return "∞"
 	}
-	return x(v)
+	return metric.Ratio(v)
 }
