@@ -201,3 +201,19 @@ func PercentileKey(key string) (float64, bool) {
 	}
 	return p, true
 }
+
+// PublishedValue reads key from a write-up's figures (result.RunInfo.
+// Published): the figure itself, or the tail's shape from its p99 and
+// p50. ok is false, and the value 0, when the write-up did not print it.
+func PublishedValue(p map[string]float64, key string) (float64, bool) {
+	if key == Shape {
+		p99, ok1 := p["p99_ms"]
+		p50, ok2 := p["p50_ms"]
+		if !ok1 || !ok2 || p50 == 0 {
+			return 0, false
+		}
+		return p99 / p50, true
+	}
+	v, ok := p[key]
+	return v, ok
+}

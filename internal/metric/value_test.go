@@ -116,3 +116,25 @@ func TestLoadValue(t *testing.T) {
 		}
 	}
 }
+
+func TestPublishedValue(t *testing.T) {
+	p := map[string]float64{"rps": 12900, "p99_ms": 9, "p50_ms": 3, "cpu_pct": 0}
+	for _, c := range []struct {
+		p    map[string]float64
+		key  string
+		want float64
+		ok   bool
+	}{
+		{p, "rps", 12900, true},
+		{p, "cpu_pct", 0, true}, // printed as 0
+		{p, "rss_mb", 0, false},
+		{p, Shape, 3, true},
+		{map[string]float64{"p99_ms": 9}, Shape, 0, false},
+		{map[string]float64{"p99_ms": 9, "p50_ms": 0}, Shape, 0, false},
+	} {
+		got, ok := PublishedValue(c.p, c.key)
+		if got != c.want || ok != c.ok {
+			t.Errorf("PublishedValue(%v, %s) = %v, %v; want %v, %v", c.p, c.key, got, ok, c.want, c.ok)
+		}
+	}
+}

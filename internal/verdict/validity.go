@@ -231,7 +231,7 @@ func breaks(id, key string, info result.RunInfo, trials []*result.Trial) ([]Brea
 		bias = combine(bias, b.Bias)
 	}
 	if class == metric.Latency && !math.IsInf(shortest, 1) {
-		if pub := publishedValue(info.Published, key); key != metric.Shape && pub > shortest*1000 {
+		if pub, _ := metric.PublishedValue(info.Published, key); key != metric.Shape && pub > shortest*1000 {
 			out = append(out, Break{Run: id, Flag: FlagShortWindow, Bias: Floor,
 				Detail: fmt.Sprintf("the %s window is shorter than the published %s: lengthen the window (duration)", seconds(shortest), metric.Millis(pub))})
 			bias = combine(bias, Floor)

@@ -639,25 +639,15 @@ func pairRatios(a, b rounds) []float64 {
 // publishedRatio reads the claim's published ratio from the runs' figures:
 // the write-ups print figures, not ratios. 0 when one is missing.
 func publishedRatio(runs map[string]result.RunInfo, key, a, b string) float64 {
-	pa := publishedValue(runs[a].Published, key)
+	pa, _ := metric.PublishedValue(runs[a].Published, key)
 	if b == "" {
 		return pa
 	}
-	pb := publishedValue(runs[b].Published, key)
+	pb, _ := metric.PublishedValue(runs[b].Published, key)
 	if pa == 0 || pb == 0 {
 		return 0
 	}
 	return pa / pb
-}
-
-func publishedValue(p map[string]float64, key string) float64 {
-	if key == metric.Shape {
-		if p["p50_ms"] == 0 {
-			return 0
-		}
-		return p["p99_ms"] / p["p50_ms"]
-	}
-	return p[key]
 }
 
 func firstNonEmpty(ss ...string) string {
