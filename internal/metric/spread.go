@@ -1,7 +1,6 @@
 package metric
 
 import (
-	"math"
 	"slices"
 
 	"restbench/internal/result"
@@ -22,13 +21,4 @@ func SpreadOf(vs []float64) Spread {
 		return Spread{}
 	}
 	return Spread{Median: result.Median(vs), Min: slices.Min(vs), Max: slices.Max(vs), N: len(vs)}
-}
-
-// RelSpread is the one definition of a run's spread, (max-min)/median:
-// 0.04 means the trials lie within 4 % (±2 %).
-func (s Spread) RelSpread() float64 {
-	if s.N == 0 || s.Median == 0 {
-		return 0
-	}
-	return (s.Max - s.Min) / math.Abs(s.Median)
 }

@@ -144,7 +144,7 @@ func (c *PublishedCheck) checkOpen(r result.RunInfo, rate string) {
 		r.ID, rate, metric.Millis(c.Mean), c.InFlight, c.Connections, metric.Thousands(c.Rate), trim(window), c.Bound)
 }
 
-// publishedOff says why run r's published row breaks metric, or "".
+// publishedOff says why run r's published row breaks key, or "".
 func publishedOff(r result.RunInfo, key string) string {
 	if c, ok := CheckPublished(r); ok && c.Breaks == key {
 		return c.Why
