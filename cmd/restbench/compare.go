@@ -16,8 +16,9 @@ func newCompare(*globals) *cobra.Command {
 		Use:   "compare [flags] OLD NEW",
 		Short: "compare two results folders run by run",
 		Long: "OLD and NEW are results folders, suite folders or results roots (as for report).\n" +
-			"Runs are matched by suite and run id. A change is marked when\n" +
-			"|change| > max(5%, 2 × the larger (max−min)/median of the two sets of trials).",
+			"Runs are matched by suite and run id. A change is marked when the interval of the\n" +
+			"median NEW/OLD, paired by round, lies wholly outside ±5% (verdicts' interval rule;\n" +
+			"5 rounds in both at least).",
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := wantArgs("compare", len(args) == 2, "name two results folders: OLD NEW"); err != nil {
 				return err

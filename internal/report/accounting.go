@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"restbench/internal/metric"
 	"restbench/internal/result"
 )
 
@@ -32,14 +33,14 @@ func accountingRows(e *ExperimentReport) [][]string {
 			continue
 		}
 		any = true
-		get := func(f func(l *result.Load) (float64, bool)) Spread {
+		get := func(f func(l *result.Load) (float64, bool)) metric.Spread {
 			var vs []float64
 			for _, m := range r.OK {
 				if v, ok := f(m.trial.Load); ok {
 					vs = append(vs, v)
 				}
 			}
-			return spreadOf(vs)
+			return metric.SpreadOf(vs)
 		}
 		open := func(f func(l *result.Load) float64) func(*result.Load) (float64, bool) {
 			return func(l *result.Load) (float64, bool) { return f(l), l.TargetRPS > 0 }
@@ -60,7 +61,7 @@ func accountingRows(e *ExperimentReport) [][]string {
 			}
 			return field(l.Censored, func(s *result.Latency) float64 { return s.Max })
 		})
-		per := func(f func(p *result.PerConnection) int64) Spread {
+		per := func(f func(p *result.PerConnection) int64) metric.Spread {
 			return get(func(l *result.Load) (float64, bool) {
 				if l.PerConnection == nil {
 					return 0, false
@@ -99,11 +100,11 @@ func accountingRows(e *ExperimentReport) [][]string {
 
 // count prints the median of a count as a whole number (the median of an
 // even number of trials may fall between two).
-func count(s Spread) string {
+func count(s metric.Spread) string {
 	if s.N == 0 {
 		return "—"
 	}
-	return thousands(math.Round(s.Median))
+	return metric.Thousands(math.Round(s.Median))
 }
 
 // field reads f of p, when there is a p.
@@ -170,20 +171,20 @@ func listenNote(e *ExperimentReport) string {
 		}
 		var p []string
 		if len(backlog) > 0 {
-			p = append(p, "backlog "+count(spreadOf(backlog)))
+			p = append(p, "backlog "+count(metric.SpreadOf(backlog)))
 		}
 		if n > 0 {
 			show = true
-			p = append(p, fmt.Sprintf("overflowed in %d of %d trials (median %s listen overflows a trial)", n, len(overflows), count(spreadOf(overflows))))
+			p = append(p, fmt.Sprintf("overflowed in %d of %d trials (median %s listen overflows a trial)", n, len(overflows), count(metric.SpreadOf(overflows))))
 		}
-		if q := spreadOf(queued); q.Max > 0 {
+		if q := metric.SpreadOf(queued); q.Max > 0 {
 			show = true
 			p = append(p, fmt.Sprintf("%s connections never accepted (median at the close)", count(q)))
 		}
 		if len(firstMax) > 0 {
-			mx := spreadOf(firstMax)
+			mx := metric.SpreadOf(firstMax)
 			show = show || mx.Max >= 1000
-			p = append(p, fmt.Sprintf("first response p99 %s ms, max %s ms", med(spreadOf(firstP99)), med(mx)))
+			p = append(p, fmt.Sprintf("first response p99 %s ms, max %s ms", med(metric.SpreadOf(firstP99)), med(mx)))
 		}
 		if len(p) > 0 {
 			parts = append(parts, r.label()+": "+strings.Join(p, ", "))

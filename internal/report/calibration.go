@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"restbench/internal/metric"
 	"restbench/internal/result"
 	"restbench/internal/verdict"
 )
@@ -92,14 +93,14 @@ func calibrationRows(e *ExperimentReport) [][]string {
 		if len(trials) == 0 {
 			continue
 		}
-		get := func(f func(workTrial) (float64, bool)) Spread {
+		get := func(f func(workTrial) (float64, bool)) metric.Spread {
 			var vs []float64
 			for _, wt := range trials {
 				if v, ok := f(wt); ok {
 					vs = append(vs, v)
 				}
 			}
-			return spreadOf(vs)
+			return metric.SpreadOf(vs)
 		}
 		asked := func(wt workTrial) float64 { return wt.heavy * wt.w / 1000 }
 		perLight := controlCPUPerResponse(control(e, r))
@@ -132,7 +133,7 @@ func controlCPUPerResponse(c *RunReport) float64 {
 			vs = append(vs, wt.cpu/wt.light)
 		}
 	}
-	return spreadOf(vs).Median
+	return metric.SpreadOf(vs).Median
 }
 
 // writeCalibration writes the work calibration table of e in Markdown.
@@ -151,7 +152,7 @@ func writeCalibration(b *strings.Builder, e *ExperimentReport) {
 }
 
 // medRange is "median (min–max)".
-func medRange(s Spread) string {
+func medRange(s metric.Spread) string {
 	if s.N == 0 {
 		return "—"
 	}

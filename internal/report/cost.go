@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"restbench/internal/verdict"
+	"restbench/internal/metric"
 )
 
 // The cost table says what each response cost the server in CPU time, the
@@ -20,8 +20,8 @@ func costRows(e *ExperimentReport) [][]string {
 	any := false
 	var rows [][]string
 	for _, r := range e.Runs {
-		per := r.spread(func(m measured) (float64, bool) { return m.value(verdict.CPUPerResponseKey) })
-		idle := r.spread(func(m measured) (float64, bool) { return m.value(verdict.IdleCPUKey) })
+		per := r.spread(func(m measured) (float64, bool) { return m.value(metric.CPUPerResponse) })
+		idle := r.spread(func(m measured) (float64, bool) { return m.value(metric.IdleCPU) })
 		// wrk and ab validate nothing: no ok count to show.
 		okRPS := r.spread(func(m measured) (float64, bool) { return m.trial.Load.OKRPS, m.trial.Load.Settings.OwnGenerator() })
 		any = any || per.N > 0
@@ -34,14 +34,14 @@ func costRows(e *ExperimentReport) [][]string {
 }
 
 // spread is a figure over r's successful trials, where each can tell it.
-func (r *RunReport) spread(f func(measured) (float64, bool)) Spread {
+func (r *RunReport) spread(f func(measured) (float64, bool)) metric.Spread {
 	var vs []float64
 	for _, m := range r.OK {
 		if v, ok := f(m); ok {
 			vs = append(vs, v)
 		}
 	}
-	return spreadOf(vs)
+	return metric.SpreadOf(vs)
 }
 
 func writeCost(b *strings.Builder, e *ExperimentReport) {

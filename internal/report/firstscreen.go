@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"restbench/internal/metric"
 	"restbench/internal/result"
 	"restbench/internal/verdict"
 )
@@ -247,7 +248,7 @@ func windowLine(s *SuiteReport) string {
 	if len(ds) == 0 {
 		return ""
 	}
-	sp := spreadOf(ds)
+	sp := metric.SpreadOf(ds)
 	here := seconds(sp.Median)
 	if seconds(sp.Min) != seconds(sp.Max) {
 		here = fmt.Sprintf("%s–%s, median %s", strings.TrimSuffix(seconds(sp.Min), " s"), seconds(sp.Max), here)
@@ -367,9 +368,9 @@ func regionText(v Verdict) string {
 	}
 	f := func(x float64) string {
 		if v.Single() {
-			return verdict.Figure(v.Metric, x)
+			return metric.Format(v.Metric, x)
 		}
-		return fmt.Sprintf("%.3g×", x)
+		return metric.Ratio(x)
 	}
 	var s string
 	switch {

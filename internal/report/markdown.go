@@ -7,9 +7,9 @@ import (
 	"math"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
+	"restbench/internal/metric"
 	"restbench/internal/result"
 	"restbench/internal/verdict"
 )
@@ -239,8 +239,6 @@ func writePublishedChecks(b *strings.Builder, e *ExperimentReport) {
 	fmt.Fprintf(b, "\n")
 }
 
-func ratio2(v float64) string { return strconv.FormatFloat(v, 'g', 3, 64) + "×" }
-
 // writeTargets shows each target of a mix and the probe on their own: the
 // point of a mix is that one endpoint's cost shows in another's latency.
 func writeTargets(b *strings.Builder, e *ExperimentReport) {
@@ -251,16 +249,16 @@ func writeTargets(b *strings.Builder, e *ExperimentReport) {
 				fmt.Fprintf(b, "Per target and probe:\n\n| run | target | req/s | mean ms | p50 ms | p99 ms | max ms | errors |\n|---|---|---:|---:|---:|---:|---:|---:|\n")
 				header = true
 			}
-			get := func(key string) Spread {
+			get := func(key string) metric.Spread {
 				var vs []float64
 				for _, m := range r.OK {
 					if s := m.stream(name); s != nil {
-						if v, ok := statsValue(s, nil, key); ok {
+						if v, ok := metric.StatsValue(s, nil, key); ok {
 							vs = append(vs, v)
 						}
 					}
 				}
-				return spreadOf(vs)
+				return metric.SpreadOf(vs)
 			}
 			fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", cell(r.label()), cell(name), med(get("rps")), med(get("mean_ms")),
 				med(get("p50_ms")), med(get("p99_ms")), med(get("max_ms")), med(get("errors")))
@@ -333,7 +331,7 @@ func num(v float64) string {
 	case v == 0:
 		return "0"
 	case a >= 10000:
-		return thousands(v)
+		return metric.Thousands(v)
 	case a >= 100:
 		return fmt.Sprintf("%.0f", v)
 	case a >= 10:
@@ -345,31 +343,16 @@ func num(v float64) string {
 	}
 }
 
-func thousands(v float64) string {
-	s := fmt.Sprintf("%.0f", math.Abs(v))
-	var out []byte
-	for i := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			out = append(out, ',')
-		}
-		out = append(out, s[i])
-	}
-	if v < 0 {
-		return "-" + string(out)
-	}
-	return string(out)
-}
-
 func ratio(v float64) string { return fmt.Sprintf("%.2f×", v) }
 
-func med(s Spread) string {
+func med(s metric.Spread) string {
 	if s.N == 0 {
 		return "—"
 	}
 	return num(s.Median)
 }
 
-func rng(s Spread) string {
+func rng(s metric.Spread) string {
 	if s.N == 0 {
 		return "—"
 	}

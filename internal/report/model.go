@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"restbench/internal/metric"
 	"restbench/internal/result"
 	"restbench/internal/verdict"
 )
@@ -40,7 +41,7 @@ type RunReport struct {
 	OK    []measured // the successful trials, which the figures use
 	Flags []string   // union of the trials' flags, "failed" included
 	// Measured holds the standard figures and every published key.
-	Measured map[string]Spread
+	Measured map[string]metric.Spread
 	// Figures is the published-vs-measured table, in the source's order.
 	Figures []Figure
 }
@@ -49,7 +50,7 @@ type RunReport struct {
 type Figure struct {
 	Key       string
 	Published float64
-	Measured  Spread // N == 0: not measured (failed, or a key we cannot answer)
+	Measured  metric.Spread // N == 0: not measured (failed, or a key we cannot answer)
 }
 
 // Ratio is measured/published, 0 when either is missing.
@@ -116,7 +117,7 @@ func Build(r *Results) *SuiteReport {
 }
 
 func buildRun(info result.RunInfo, trials []result.Trial) *RunReport {
-	rr := &RunReport{Info: info, Trials: trials, Measured: map[string]Spread{}}
+	rr := &RunReport{Info: info, Trials: trials, Measured: map[string]metric.Spread{}}
 	flags := map[string]bool{}
 	for i := range trials {
 		t := &trials[i]
@@ -148,14 +149,14 @@ func buildRun(info result.RunInfo, trials []result.Trial) *RunReport {
 				vs = append(vs, v)
 			}
 		}
-		rr.Measured[k] = spreadOf(vs)
+		rr.Measured[k] = metric.SpreadOf(vs)
 	}
 	for k, v := range info.Published {
 		rr.Figures = append(rr.Figures, Figure{Key: k, Published: v, Measured: rr.Measured[k]})
 	}
 	sort.Slice(rr.Figures, func(i, j int) bool {
-		gi, pi := metricOrder(rr.Figures[i].Key)
-		gj, pj := metricOrder(rr.Figures[j].Key)
+		gi, pi := metric.Order(rr.Figures[i].Key)
+		gj, pj := metric.Order(rr.Figures[j].Key)
 		if gi != gj {
 			return gi < gj
 		}

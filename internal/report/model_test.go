@@ -9,16 +9,6 @@ import (
 )
 
 func TestKeysAndParams(t *testing.T) {
-	for key, want := range map[string]float64{"p50_ms": 50, "p99_ms": 99, "p999_ms": 99.9, "p9999_ms": 99.99, "p100_ms": 100, "p66_ms": 66} {
-		if got, ok := percentileKey(key); !ok || got != want {
-			t.Errorf("percentileKey(%q) = %v, %v; want %v", key, got, ok, want)
-		}
-	}
-	for _, bad := range []string{"rps", "p_ms", "pxx_ms", "p50"} {
-		if _, ok := percentileKey(bad); ok {
-			t.Errorf("percentileKey(%q) accepted", bad)
-		}
-	}
 	for s, want := range map[string]float64{"100": 100, "50ms": 50, "0.75x": 0.75, "25%": 25} {
 		if got, ok := paramNumber(s); !ok || got != want {
 			t.Errorf("paramNumber(%q) = %v, %v; want %v", s, got, ok, want)
@@ -73,29 +63,5 @@ func TestFind(t *testing.T) {
 	}
 	if _, err := Find(t.TempDir()); err == nil {
 		t.Errorf("Find(empty folder) succeeded")
-	}
-}
-
-// A trial run with ab has no histogram: its p66/p95/p98 come from the
-// percentiles ab printed, and a percentile it did not print is unknown.
-func TestStatsValueToolPercentiles(t *testing.T) {
-	s := &result.Stats{Latency: result.Latency{P50: 57, P99: 66, Max: 84,
-		Percentiles: map[string]float64{"66": 57, "95": 62, "98": 64}}}
-	for _, c := range []struct {
-		key  string
-		want float64
-		ok   bool
-	}{
-		{"p50_ms", 57, true},
-		{"p66_ms", 57, true},
-		{"p95_ms", 62, true},
-		{"p98_ms", 64, true},
-		{"p100_ms", 84, true},
-		{"p80_ms", 0, false},
-	} {
-		got, ok := statsValue(s, nil, c.key)
-		if got != c.want || ok != c.ok {
-			t.Errorf("statsValue(%s) = %v, %v; want %v, %v", c.key, got, ok, c.want, c.ok)
-		}
 	}
 }

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 
+	"restbench/internal/metric"
 	"restbench/internal/result"
 	"restbench/internal/verdict"
 )
@@ -32,7 +33,7 @@ func publishedCheckRows(e *ExperimentReport) [][]string {
 		}
 		mean, inFlight, ratio := "—", "—", "—"
 		if c.Mean > 0 {
-			mean, inFlight, ratio = num(c.Mean), num(c.InFlight), ratio2(c.Ratio)
+			mean, inFlight, ratio = num(c.Mean), num(c.InFlight), metric.Ratio(c.Ratio)
 		}
 		if r.Info.PublishedLoad.Derived() {
 			mean += " (derived)"
@@ -80,7 +81,7 @@ func checkText(c verdict.PublishedCheck) string {
 // derived it rather than measured it (ab's mean is concurrency ÷ req/s).
 func publishedMetricLabel(info result.RunInfo, key string) string {
 	if key == "latency_mean_ms" && info.PublishedLoad.Derived() {
-		return metricLabel(key) + ", derived (" + info.PublishedLoad.Tool + ": concurrency ÷ req/s)"
+		return metric.Label(key) + ", derived (" + info.PublishedLoad.Tool + ": concurrency ÷ req/s)"
 	}
-	return metricLabel(key)
+	return metric.Label(key)
 }

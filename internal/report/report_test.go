@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"restbench/internal/metric"
 	"restbench/internal/result"
 )
 
@@ -41,7 +42,7 @@ func TestReportFixture(t *testing.T) {
 				ok = append(ok, tr.Load.RPS)
 			}
 		}
-		s := spreadOf(ok)
+		s := metric.SpreadOf(ok)
 		row := tableRow(t, string(md), r.info.Label, "req/s")
 		if got, want := row["req/s"], med(s); got != want {
 			t.Errorf("%s: req/s cell = %q, want %q (median of %v)", r.info.ID, got, want, ok)

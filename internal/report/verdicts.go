@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"restbench/internal/metric"
 	"restbench/internal/result"
 	"restbench/internal/verdict"
 )
@@ -161,7 +162,7 @@ func verdictDetail(v Verdict) string {
 
 func verdictLine(v Verdict) string {
 	b := &strings.Builder{}
-	fmt.Fprintf(b, "%s — %s", v.Text, metricLabel(v.Metric))
+	fmt.Fprintf(b, "%s — %s", v.Text, metric.Label(v.Metric))
 	if len(v.Points) > 0 {
 		fmt.Fprintf(b, " over %s:", firstNonEmpty(v.Over, "the points"))
 		for i, p := range v.Points {
@@ -225,7 +226,7 @@ func verdictLine(v Verdict) string {
 func xf(v float64) string {
 	switch a := math.Abs(v); {
 	case a >= 1000:
-		return thousands(v) + "×"
+		return metric.Thousands(v) + "×"
 	case a >= 100:
 		return fmt.Sprintf("%.0f×", v)
 	case a >= 10:
@@ -251,7 +252,7 @@ func interval(v Verdict) string {
 // unit.
 func figure(v Verdict, x float64) string {
 	if v.Single() {
-		return verdict.Figure(v.Metric, x)
+		return metric.Format(v.Metric, x)
 	}
 	return xf(x)
 }
@@ -269,7 +270,7 @@ func pointOrDash(v Verdict, p verdict.PointValue, x float64) string {
 	if p.Ratio || x == 0 {
 		return xfOrDash(x)
 	}
-	return verdict.Figure(v.Metric, x)
+	return metric.Format(v.Metric, x)
 }
 
 func xfOrDash(v float64) string {
@@ -378,7 +379,7 @@ func noiseFloors(suites []*SuiteReport) []string {
 				if v.Kind != result.KindAA {
 					continue
 				}
-				line := fmt.Sprintf("[%s](#%s), %s: %s", s.Suite.Name, anchor(s.Suite.Name), strings.TrimPrefix(v.Text, "A/A: "), metricLabel(v.Metric))
+				line := fmt.Sprintf("[%s](#%s), %s: %s", s.Suite.Name, anchor(s.Suite.Name), strings.TrimPrefix(v.Text, "A/A: "), metric.Label(v.Metric))
 				if v.Pairs == 0 {
 					line += " — not measured (" + v.Why + ")"
 				} else {

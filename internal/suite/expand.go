@@ -10,6 +10,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"restbench/internal/metric"
 	"restbench/internal/result"
 	"restbench/internal/yamlfile"
 )
@@ -482,12 +483,12 @@ func (e *experiment) info(runs, earlier []Run, scale string, atFull map[string]*
 			pubRuns = atFull
 		}
 		if rc.Published == 0 && c.A != "" && c.B == "" {
-			if pa, ok := publishedOf(pubRuns[c.A].Published, c.Metric); ok {
+			if pa, ok := metric.PublishedValue(pubRuns[c.A].Published, c.Metric); ok {
 				rc.Published = pa
 			}
 		} else if rc.Published == 0 && c.A != "" {
-			pa, okA := publishedOf(pubRuns[c.A].Published, c.Metric)
-			pb, okB := publishedOf(pubRuns[c.B].Published, c.Metric)
+			pa, okA := metric.PublishedValue(pubRuns[c.A].Published, c.Metric)
+			pb, okB := metric.PublishedValue(pubRuns[c.B].Published, c.Metric)
 			switch {
 			case okA && okB && pb != 0:
 				rc.Published = pa / pb
@@ -536,17 +537,6 @@ func (e *experiment) withAA(runs []Run, pends []pending, scale string) ([]Run, [
 		labels = append(labels, r.Label)
 	}
 	return nil, nil, yamlfile.Errorf(e.AA.node, "run", "no run labelled %q in experiment %s at this scale (labels: %s)", e.AA.Run.V, e.Name.V, strings.Join(labels, ", "))
-}
-
-// publishedOf reads a published figure, or p99/p50 from two of them.
-func publishedOf(pub map[string]float64, metric string) (float64, bool) {
-	if metric == "p99_p50" {
-		p99, ok1 := pub["p99_ms"]
-		p50, ok2 := pub["p50_ms"]
-		return p99 / p50, ok1 && ok2 && p50 != 0
-	}
-	v, ok := pub[metric]
-	return v, ok
 }
 
 func runIDs(runs []Run) []string {

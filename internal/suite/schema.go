@@ -2,11 +2,11 @@ package suite
 
 import (
 	"cmp"
-	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
+	"restbench/internal/metric"
 	"restbench/internal/result"
 	"restbench/internal/yamlfile"
 )
@@ -380,25 +380,13 @@ func (w *when) UnmarshalYAML(n *yaml.Node) error {
 	return nil
 }
 
-// Metrics are the keys a published figure may have (result.RunInfo.Published).
-// Latencies are in milliseconds, percentiles as ab and wrk print them.
-var Metrics = []string{
-	"rps", "requests", "duration_s", "failed",
-	"latency_mean_ms", "latency_stdev_ms", "latency_min_ms", "latency_max_ms",
-	"p50_ms", "p66_ms", "p75_ms", "p80_ms", "p90_ms", "p95_ms", "p98_ms", "p99_ms", "p100_ms",
-	"cpu_pct", "rss_mb",
-	"probe_mean_ms", "probe_median_ms", "probe_min_ms", "probe_max_ms",
-	"cores_busy_pct",
-}
-
-// conclusionMetrics are what a conclusion may compare: any published key,
-// p99_p50, the tail's shape (verdict.ShapeKey; published: p99_ms/p50_ms),
-// achieved, an open loop's req/s over its target (verdict.AchievedKey), and
-// the light requests' latency of a work_share mix (light_…), and the
-// server's CPU per response (verdict.CPUPerResponseKey: "loads the CPUs
-// less", compared at a rate both servers sustain).
-var conclusionMetrics = append(slices.DeleteFunc(slices.Clone(Metrics), func(k string) bool { return k == "duration_s" }), "p99_p50", "achieved",
-	"light_latency_mean_ms", "light_p50_ms", "light_p99_ms", "cpu_us_per_response", "cpu_median_pct")
+// publishedMetrics are the keys a published figure may have
+// (result.RunInfo.Published); conclusionMetrics what a conclusion may
+// compare. Both are the vocabulary's (package metric).
+var (
+	publishedMetrics  = metric.Published()
+	conclusionMetrics = metric.Compared()
+)
 
 // published is the figures the write-up printed for a cell, by metric.
 type published map[string]float64
@@ -410,8 +398,8 @@ func (p *published) UnmarshalYAML(n *yaml.Node) error {
 	}
 	*p = published{}
 	for _, kv := range pairs {
-		if !contains(Metrics, kv.Key) {
-			return yamlfile.Errorf(kv.KeyN, kv.Key, "unknown field in published (known: %s)", strings.Join(sorted(Metrics), ", "))
+		if !contains(publishedMetrics, kv.Key) {
+			return yamlfile.Errorf(kv.KeyN, kv.Key, "unknown field in published (known: %s)", strings.Join(sorted(publishedMetrics), ", "))
 		}
 		f, err := yamlfile.Float(kv.Value)
 		if err != nil {

@@ -13,35 +13,13 @@ import (
 	"strconv"
 	"strings"
 
+	"restbench/internal/metric"
 	"restbench/internal/result"
 )
 
 // ExitCode is the exit status of a command whose thresholds failed: k6's
 // (99), so that pipelines written for k6 read it the same way.
 const ExitCode = 99
-
-// Metrics a threshold may name, with the unit its value is read in.
-var metrics = map[string]string{
-	"min": "ms", "mean": "ms", "max": "ms",
-	"p50": "ms", "p75": "ms", "p90": "ms", "p99": "ms", "p999": "ms", "p9999": "ms",
-	"errors":   "count or %", // failed requests (connect, timeout, read, status, body)
-	"achieved": "%",          // open loop: achieved rate / target rate
-	"rps":      "req/s",      // every response per second
-	"ok_rps":   "req/s",      // responses that passed validation per second
-}
-
-// latencies reads each latency metric from a summary (milliseconds).
-var latencies = map[string]func(result.Latency) float64{
-	"min":   func(l result.Latency) float64 { return l.Min },
-	"mean":  func(l result.Latency) float64 { return l.Mean },
-	"max":   func(l result.Latency) float64 { return l.Max },
-	"p50":   func(l result.Latency) float64 { return l.P50 },
-	"p75":   func(l result.Latency) float64 { return l.P75 },
-	"p90":   func(l result.Latency) float64 { return l.P90 },
-	"p99":   func(l result.Latency) float64 { return l.P99 },
-	"p999":  func(l result.Latency) float64 { return l.P999 },
-	"p9999": func(l result.Latency) float64 { return l.P9999 },
-}
 
 // aliases maps k6's and HdrHistogram's spellings onto the names above.
 var aliases = map[string]string{
@@ -52,7 +30,7 @@ var aliases = map[string]string{
 // Threshold is one criterion: Metric Op Value, e.g. p99 < 50 (ms).
 type Threshold struct {
 	Text    string  // as written
-	Metric  string  // a key of metrics
+	Metric  string  // its name, as metric.Def.Threshold spells it
 	Op      string  // <, <=, >, >=
 	Value   float64 // ms for latencies, percent where Percent, else a count or req/s
 	Percent bool    // the value was written with %
@@ -74,7 +52,7 @@ func Parse(s string) (Threshold, error) {
 	if a, ok := aliases[t.Metric]; ok {
 		t.Metric = a
 	}
-	unit, ok := metrics[t.Metric]
+	def, ok := metric.ByThreshold(t.Metric)
 	if !ok {
 		return Threshold{}, fmt.Errorf("threshold %q: unknown metric %q (use one of %s)", s, t.Metric, metricNames())
 	}
@@ -82,6 +60,10 @@ func Parse(s string) (Threshold, error) {
 	f, err := strconv.ParseFloat(v, 64)
 	if err != nil || f < 0 {
 		return Threshold{}, fmt.Errorf("threshold %q: %q is not a non-negative number", s, v)
+	}
+	unit := def.Unit
+	if unit == "count" {
+		unit = "count or %" // errors: a count, or a share of the requests
 	}
 	switch {
 	case unit == "ms":
@@ -91,11 +73,11 @@ func Parse(s string) (Threshold, error) {
 		}
 		f *= scale
 	case suffix == "%":
-		if unit != "%" && unit != "count or %" {
+		if unit != "fraction" && unit != "count or %" {
 			return Threshold{}, fmt.Errorf("threshold %q: %s is in %s, not a percentage", s, t.Metric, unit)
 		}
 		t.Percent = true
-	case unit == "%":
+	case unit == "fraction":
 		return Threshold{}, fmt.Errorf("threshold %q: write %s as a percentage of the target rate, e.g. %s>95%%", s, t.Metric, t.Metric)
 	case suffix != "":
 		return Threshold{}, fmt.Errorf("threshold %q: unexpected unit %q after the number (%s is in %s)", s, suffix, t.Metric, unit)
@@ -105,7 +87,7 @@ func Parse(s string) (Threshold, error) {
 }
 
 // NeedsRate says whether t only makes sense for an open loop (-R).
-func (t Threshold) NeedsRate() bool { return t.Metric == "achieved" }
+func (t Threshold) NeedsRate() bool { return t.Metric == metric.Achieved }
 
 func splitNumber(s string) (num, suffix string) {
 	i := 0
@@ -179,36 +161,29 @@ func Failed(outs []Outcome) bool {
 }
 
 func evaluate(t Threshold, l *result.Load) Outcome {
-	o := Outcome{Threshold: t, Unit: "ms"}
-	if pick, ok := latencies[t.Metric]; ok {
-		if l.Responses == 0 {
-			o.Note = "no response to measure a latency from"
-			return o
-		}
-		o.Value = pick(l.Latency)
+	def, _ := metric.ByThreshold(t.Metric)
+	o := Outcome{Threshold: t, Unit: def.Unit}
+	switch {
+	case def.Unit == "ms" && l.Responses == 0:
+		o.Note = "no response to measure a latency from"
+		return o
+	case def.Key == metric.Achieved && l.TargetRPS <= 0:
+		o.Note = "a closed loop has no target rate (give -R)"
+		return o
+	case def.Key == "errors" && t.Percent && l.Requests == 0:
+		o.Note = "no requests were made"
+		return o
 	}
-	switch t.Metric {
-	case "rps":
-		o.Value, o.Unit = l.RPS, "req/s"
-	case "ok_rps":
-		o.Value, o.Unit = l.OKRPS, "req/s"
-	case "errors":
-		o.Value, o.Unit = float64(l.Errors.Total()), "errors"
-		if t.Percent {
-			o.Unit = "%"
-			if l.Requests == 0 {
-				o.Note = "no requests were made"
-				return o
-			}
-			o.Value = 100 * float64(l.Errors.Total()) / float64(l.Requests)
-		}
-	case "achieved":
-		o.Unit = "%"
-		if l.TargetRPS <= 0 {
-			o.Note = "a closed loop has no target rate (give -R)"
-			return o
-		}
-		o.Value = 100 * l.RPS / l.TargetRPS
+	// The summary's own percentiles, not a histogram's: the thresholds
+	// judge the figures the load printed.
+	o.Value, _ = metric.LoadValue(l, nil, nil, def.Key)
+	switch {
+	case def.Key == "errors" && t.Percent:
+		o.Value, o.Unit = 100*o.Value/float64(l.Requests), "%"
+	case def.Key == "errors":
+		o.Unit = "errors"
+	case def.Unit == "fraction": // achieved: a threshold writes it as a percentage
+		o.Value, o.Unit = 100*o.Value, "%"
 	}
 	o.Pass = compare(o.Value, t.Op, t.Value)
 	return o

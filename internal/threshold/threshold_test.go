@@ -2,6 +2,7 @@ package threshold
 
 import (
 	"bytes"
+	"math"
 	"strings"
 	"testing"
 
@@ -116,5 +117,37 @@ func TestPrint(t *testing.T) {
 		"  FAIL  flag stalled-connections: the load was not valid (--allow-flags accepts it)\n"
 	if b.String() != want {
 		t.Errorf("Print:\n%s\nwant:\n%s", b.String(), want)
+	}
+}
+
+// TestValueAndUnit: each metric is read from the load in the unit its
+// threshold was written in (achieved and an error rate as percentages).
+func TestValueAndUnit(t *testing.T) {
+	l := &result.Load{
+		Stats: result.Stats{
+			Requests: 1000, Responses: 998, RPS: 950, OKRPS: 940,
+			Errors:  result.Errors{Connect: 1, Status: 1},
+			Latency: result.Latency{Min: 1, Mean: 9, P50: 10.2, P75: 11, P90: 11.5, P99: 12.5, P999: 20, P9999: 25, Max: 30},
+		},
+		TargetRPS: 1000,
+	}
+	for _, c := range []struct {
+		threshold string
+		value     float64
+		unit      string
+	}{
+		{"min<1", 1, "ms"}, {"avg<1", 9, "ms"}, {"med<1", 10.2, "ms"}, {"p(75)<1", 11, "ms"}, {"p90<1", 11.5, "ms"},
+		{"p99<1s", 12.5, "ms"}, {"p99.9<1", 20, "ms"}, {"p(99.99)<1", 25, "ms"}, {"max<1", 30, "ms"},
+		{"errors<1", 2, "errors"}, {"errors<1%", 0.2, "%"},
+		{"achieved>1%", 95, "%"}, {"rps>1", 950, "req/s"}, {"ok_rps>1", 940, "req/s"},
+	} {
+		th, err := Parse(c.threshold)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := Check([]Threshold{th}, l, false)[0]
+		if math.Abs(o.Value-c.value) > 1e-9 || o.Unit != c.unit || o.Note != "" {
+			t.Errorf("%s: %v %s (%q), want %v %s", c.threshold, o.Value, o.Unit, o.Note, c.value, c.unit)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"restbench/internal/metric"
 	"restbench/internal/result"
 )
 
@@ -44,6 +45,6 @@ func WithinNoise(vs []*Verdict) {
 		}
 		v.Outcome, v.Bound = Inconclusive, ""
 		v.Why = fmt.Sprintf("the claim's band %s–%s is narrower than this suite's A/A noise floor %s–%s (%s against itself), so the trials cannot tell it from noise; it read %s",
-			x(lo), x(hi), x(floor.Lo), x(floor.Hi), floor.A, x(v.Estimate))
+			metric.Ratio(lo), metric.Ratio(hi), metric.Ratio(floor.Lo), metric.Ratio(floor.Hi), floor.A, metric.Ratio(v.Estimate))
 	}
 }

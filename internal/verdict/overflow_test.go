@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"restbench/internal/metric"
 	"restbench/internal/result"
 )
 
@@ -37,20 +38,20 @@ func TestOverflowAsPublished(t *testing.T) {
 	cases := []struct {
 		name  string
 		flag  string
-		class string
+		class metric.Class
 		p     *result.PublishedLoad
 		l     *result.Load
 		ok    bool
 	}{
-		{"throughput, as published", result.FlagAcceptQueueOverflow, classThroughput, over, dial, true},
-		{"latency, as published", result.FlagAcceptQueueOverflow, classLatency, over, dial, true},
-		{"cpu, as published", result.FlagAcceptQueueOverflow, classCPU, over, dial, true},
-		{"memory keeps the flag's own effect", result.FlagAcceptQueueOverflow, classMemory, over, dial, false},
-		{"keep-alive: a fault", result.FlagAcceptQueueOverflow, classThroughput, over, alive, false},
-		{"published load did not overflow", result.FlagAcceptQueueOverflow, classThroughput, plain, dial, false},
-		{"no published load", result.FlagAcceptQueueOverflow, classThroughput, nil, dial, false},
-		{"another flag", result.FlagBehindSchedule, classThroughput, over, dial, false},
-		{"no load", result.FlagAcceptQueueOverflow, classThroughput, over, nil, false},
+		{"throughput, as published", result.FlagAcceptQueueOverflow, metric.Throughput, over, dial, true},
+		{"latency, as published", result.FlagAcceptQueueOverflow, metric.Latency, over, dial, true},
+		{"cpu, as published", result.FlagAcceptQueueOverflow, metric.CPU, over, dial, true},
+		{"memory keeps the flag's own effect", result.FlagAcceptQueueOverflow, metric.Memory, over, dial, false},
+		{"keep-alive: a fault", result.FlagAcceptQueueOverflow, metric.Throughput, over, alive, false},
+		{"published load did not overflow", result.FlagAcceptQueueOverflow, metric.Throughput, plain, dial, false},
+		{"no published load", result.FlagAcceptQueueOverflow, metric.Throughput, nil, dial, false},
+		{"another flag", result.FlagBehindSchedule, metric.Throughput, over, dial, false},
+		{"no load", result.FlagAcceptQueueOverflow, metric.Throughput, over, nil, false},
 	}
 	for _, c := range cases {
 		b, ok := overflowAsPublished(c.flag, c.class, c.p, c.l)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"restbench/internal/metric"
 	"restbench/internal/result"
 )
 
@@ -79,9 +80,9 @@ func CheckPublished(r result.RunInfo) (c PublishedCheck, ok bool) {
 	var countsNote string
 	if n, s := p["requests"], p["duration_s"]; n > 0 && s > 0 {
 		c.RPS, c.FromCounts = n/s, true
-		countsNote = fmt.Sprintf("%s requests in %s s is %s req/s", thousands(n), trim(s), thousands(c.RPS))
+		countsNote = fmt.Sprintf("%s requests in %s s is %s req/s", metric.Thousands(n), trim(s), metric.Thousands(c.RPS))
 		if c.Printed > 0 && math.Abs(c.Printed/c.RPS-1) > CountsTolerance {
-			countsNote += fmt.Sprintf(" (printed %s req/s: the counts are what the tool measured)", thousands(c.Printed))
+			countsNote += fmt.Sprintf(" (printed %s req/s: the counts are what the tool measured)", metric.Thousands(c.Printed))
 		}
 	}
 	if c.RPS <= 0 || c.Connections <= 0 || c.Mean <= 0 && (c.Model == result.ModelClosed || c.Rate == 0) {
@@ -89,21 +90,21 @@ func CheckPublished(r result.RunInfo) (c PublishedCheck, ok bool) {
 	}
 	c.InFlight = c.RPS * c.Mean / 1000
 	c.Ratio = c.InFlight / float64(c.Connections)
-	rate := firstNonEmpty(countsNote, thousands(c.RPS)+" req/s")
+	rate := firstNonEmpty(countsNote, metric.Thousands(c.RPS)+" req/s")
 	switch {
 	case c.Model == result.ModelOpen:
 		c.checkOpen(r, rate)
 	case r.PublishedLoad.Derived():
 		c.State = RowDerived
 		c.Why = fmt.Sprintf("published %s: %s prints its mean latency as concurrency ÷ req/s (%d ÷ %s = %s), so Little's law holds by construction and checks nothing",
-			r.ID, c.Tool, c.Connections, thousands(c.RPS), ms(1000*float64(c.Connections)/c.RPS))
+			r.ID, c.Tool, c.Connections, metric.Thousands(c.RPS), metric.Millis(1000*float64(c.Connections)/c.RPS))
 	case math.Abs(c.Ratio-1) <= PublishedLittleTolerance:
 		c.State = RowConsistent
-		c.Why = fmt.Sprintf("published %s: %s × %s = %.0f in flight on %d connections (%s)", r.ID, rate, ms(c.Mean), c.InFlight, c.Connections, xs(c.Ratio))
+		c.Why = fmt.Sprintf("published %s: %s × %s = %.0f in flight on %d connections (%s)", r.ID, rate, metric.Millis(c.Mean), c.InFlight, c.Connections, metric.Ratio(c.Ratio))
 	default:
 		c.State, c.Breaks = RowMeanOff, "latency_mean_ms"
 		c.Why = fmt.Sprintf("published %s: %s × %s = %.0f in flight on %d connections, where a closed loop holds exactly its connections; req/s is a count over a clock, so the mean is what is off (%d busy connections make it %s): the write-up's latency mean is off by %s",
-			r.ID, rate, ms(c.Mean), c.InFlight, c.Connections, c.Connections, ms(1000*float64(c.Connections)/c.RPS), xs(c.Ratio))
+			r.ID, rate, metric.Millis(c.Mean), c.InFlight, c.Connections, c.Connections, metric.Millis(1000*float64(c.Connections)/c.RPS), metric.Ratio(c.Ratio))
 	}
 	return c, true
 }
@@ -116,36 +117,36 @@ func (c *PublishedCheck) checkOpen(r result.RunInfo, rate string) {
 		window = r.PublishedLoad.DurationS
 	}
 	if c.Rate > 0 && c.RPS > c.Rate*(1+CountsTolerance) {
-		c.State, c.Breaks = RowAboveRate, AchievedKey
-		c.Why = fmt.Sprintf("published %s: %s achieved against %s req/s offered: an open loop cannot send more than its rate", r.ID, rate, thousands(c.Rate))
+		c.State, c.Breaks = RowAboveRate, metric.Achieved
+		c.Why = fmt.Sprintf("published %s: %s achieved against %s req/s offered: an open loop cannot send more than its rate", r.ID, rate, metric.Thousands(c.Rate))
 		return
 	}
 	if c.Mean <= 0 {
 		c.State = RowConsistent
-		c.Why = fmt.Sprintf("published %s: %s of %s req/s offered", r.ID, rate, thousands(c.Rate))
+		c.Why = fmt.Sprintf("published %s: %s of %s req/s offered", r.ID, rate, metric.Thousands(c.Rate))
 		return
 	}
 	if c.Rate == 0 || window == 0 {
 		c.State = RowUnbounded
 		c.Why = fmt.Sprintf("published %s: %s × %s = %.0f in flight on %d connections (%s); an open loop times each request from when it was due, so requests waiting for a busy connection count too, and without the published rate and window nothing bounds them",
-			r.ID, rate, ms(c.Mean), c.InFlight, c.Connections, xs(c.Ratio))
+			r.ID, rate, metric.Millis(c.Mean), c.InFlight, c.Connections, metric.Ratio(c.Ratio))
 		return
 	}
 	c.Bound = float64(c.Connections) + math.Max(c.Rate-c.RPS, 0)*window
 	if c.InFlight <= c.Bound*(1+PublishedLittleTolerance) {
 		c.State = RowConsistent
 		c.Why = fmt.Sprintf("published %s: %s × %s = %.0f in flight, within the %d connections plus the backlog %s req/s offered can build in %s s (%.0f)",
-			r.ID, rate, ms(c.Mean), c.InFlight, c.Connections, thousands(c.Rate), trim(window), c.Bound)
+			r.ID, rate, metric.Millis(c.Mean), c.InFlight, c.Connections, metric.Thousands(c.Rate), trim(window), c.Bound)
 		return
 	}
 	c.State, c.Breaks = RowMeanOff, "latency_mean_ms"
 	c.Why = fmt.Sprintf("published %s: %s × %s = %.0f in flight, more than the %d connections plus the backlog %s req/s offered can build in %s s (%.0f): its latency mean is off",
-		r.ID, rate, ms(c.Mean), c.InFlight, c.Connections, thousands(c.Rate), trim(window), c.Bound)
+		r.ID, rate, metric.Millis(c.Mean), c.InFlight, c.Connections, metric.Thousands(c.Rate), trim(window), c.Bound)
 }
 
-// publishedOff says why run r's published row breaks metric, or "".
-func publishedOff(r result.RunInfo, metric string) string {
-	if c, ok := CheckPublished(r); ok && c.Breaks == metric {
+// publishedOff says why run r's published row breaks key, or "".
+func publishedOff(r result.RunInfo, key string) string {
+	if c, ok := CheckPublished(r); ok && c.Breaks == key {
 		return c.Why
 	}
 	return ""

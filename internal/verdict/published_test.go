@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"restbench/internal/metric"
 	"restbench/internal/result"
 )
 
@@ -55,7 +56,7 @@ func TestCheckPublished(t *testing.T) {
 			Published:     map[string]float64{"rps": 10000, "latency_mean_ms": 500}}, true, RowMeanOff, "latency_mean_ms", 10000, 5000, "its latency mean is off"},
 		{"open, above its rate", result.RunInfo{ID: "y", Connections: 100, OpenLoop: true,
 			PublishedLoad: withLoad(result.PublishedLoad{Tool: "wrk2", Model: result.ModelOpen, Rate: 10000, DurationS: 30}),
-			Published:     map[string]float64{"rps": 12000, "latency_mean_ms": 5}}, true, RowAboveRate, AchievedKey, 12000, 60, "cannot send more than its rate"},
+			Published:     map[string]float64{"rps": 12000, "latency_mean_ms": 5}}, true, RowAboveRate, metric.Achieved, 12000, 60, "cannot send more than its rate"},
 		// A row without a mean has nothing for Little's law.
 		{"no mean", result.RunInfo{ID: "z", Connections: 10, PublishedLoad: wrk, Published: map[string]float64{"rps": 1000}}, false, "", "", 1000, 0, ""},
 	}
@@ -92,7 +93,7 @@ func TestPublishedBlocksOnlyWhatItBreaks(t *testing.T) {
 		why     []string
 	}{
 		{result.Conclusion{Text: "10 to 100 made latency 5x better", Metric: "latency_mean_ms", A: "node10", B: "node100", Claim: result.ClaimBand, Low: 4.3, High: 6.7},
-			PublishedInconsistent, []string{"482 in flight", "latency mean is off by 48×", "on our runs the sentence does not hold"}},
+			PublishedInconsistent, []string{"482 in flight", "latency mean is off by 48.2×", "on our runs the sentence does not hold"}},
 		{result.Conclusion{Text: "more connections do not change req/s", Metric: "rps", A: "node100", B: "node10", Claim: result.ClaimTie, Tolerance: 0.1},
 			Holds, nil},
 	}

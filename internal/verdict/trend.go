@@ -92,9 +92,9 @@ func trend(v *Verdict, runs map[string]result.RunInfo, trials map[string][]*resu
 		changes[k] = change(xs, ys)
 	}
 	for i := range v.Points {
-		v.Points[i].Measured = median(vals[i])
+		v.Points[i].Measured = result.Median(vals[i])
 	}
-	v.Estimate = median(changes)
+	v.Estimate = result.Median(changes)
 	v.Interval = MedianInterval(changes, PerLook(Confidence, v.Looks))
 	v.Lo, v.Hi = v.Interval.Lo, v.Interval.Hi
 	decide(v, "", lo, hi)

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 
+	"restbench/internal/metric"
 	"restbench/internal/result"
 )
 
@@ -27,47 +27,10 @@ const (
 	Unknown
 )
 
-// metric classes a flag may or may not touch.
-const (
-	classThroughput = "throughput"
-	classLatency    = "latency"
-	classProbe      = "probe"
-	classCPU        = "cpu"
-	classMemory     = "memory"
-	classSchedule   = "schedule"
-	// The generator's own CPU share: what client-bound is made of, not a
-	// figure the flags bias.
-	classInstrument = "instrument"
-	// CPU per response: a ratio of the server's CPU to what it served, so
-	// a generator or a queue that changed how much it served changes both
-	// alike; only a quota that was not applied (another server) breaks it.
-	classCost = "cost"
-)
-
-func metricClass(metric string) string {
-	switch {
-	case metric == AchievedKey:
-		return classSchedule
-	case metric == "rps" || metric == "requests":
-		return classThroughput
-	case strings.HasPrefix(metric, "probe_"):
-		return classProbe
-	case metric == "cpu_pct" || metric == "cpu_peak_pct" || metric == CPUMedianKey || metric == "cores_busy_pct":
-		return classCPU
-	case metric == "rss_mb":
-		return classMemory
-	case metric == "client_cpu_share":
-		return classInstrument
-	case metric == CPUPerResponseKey:
-		return classCost
-	}
-	return classLatency // latency_*, p*_ms, p99_p50, failed
-}
-
 // effect is what flag does to a figure of class, given every flag the
 // trial carries (a behind-schedule run that the generator limited is not a
 // saturated server).
-func effect(flag, class string, all []string) Bias {
+func effect(flag string, class metric.Class, all []string) Bias {
 	generatorLimited := slices.Contains(all, result.FlagConnectionBound) || slices.Contains(all, result.FlagClientBound)
 	switch flag {
 	case result.FlagInconsistent:
@@ -75,28 +38,28 @@ func effect(flag, class string, all []string) Bias {
 		// direct count) and the mean latency: when it does not hold, the
 		// latency is what is off (connect time left out of it without
 		// keep-alive, or a stall), not the count of responses.
-		if class == classLatency || class == classProbe {
+		if class == metric.Latency || class == metric.Probe {
 			return Unknown
 		}
 		return Unbiased
 	case result.FlagQuotaNotApplied:
-		if class == classInstrument {
+		if class == metric.Instrument {
 			return Unbiased
 		}
 		return Unknown
 	case result.FlagAheadOfSchedule:
 		switch class {
-		case classCPU, classMemory:
+		case metric.CPU, metric.Memory:
 			// Working off a backlog, the server did more, and held more,
 			// than the rate asks.
 			return Ceiling
-		case classLatency:
+		case metric.Latency:
 			// Latency from the intended send: the window's arrivals queued
 			// behind the backlog, so they waited longer than at the rate
 			// alone (heysphere's Node at 30 ms delay, 107 % of its rate in
 			// one round of five).
 			return Ceiling
-		case classInstrument, classCost:
+		case metric.Instrument, metric.Cost:
 			return Unbiased
 		}
 		// Req/s above the rate is a ceiling of what the rate gets and a
@@ -104,7 +67,7 @@ func effect(flag, class string, all []string) Bias {
 		// not known here.
 		return Unknown
 	case result.FlagAcceptQueueOverflow:
-		if class == classThroughput || class == classLatency {
+		if class == metric.Throughput || class == metric.Latency {
 			return Unknown
 		}
 	case result.FlagBehindSchedule:
@@ -113,13 +76,13 @@ func effect(flag, class string, all []string) Bias {
 			// The generator fell behind, not the server: the
 			// connection-bound or client-bound flag says what that does.
 			return Unbiased
-		case class == classLatency:
+		case class == metric.Latency:
 			// A server that cannot keep up builds a queue that grows for
 			// as long as the window lasts: what was measured is a floor.
 			return Floor
-		case class == classThroughput:
+		case class == metric.Throughput:
 			return Unknown
-		case class == classMemory:
+		case class == metric.Memory:
 			// The queue of a server that cannot keep up grows for as long
 			// as the window lasts, and its memory with it. (Its CPU is
 			// what saturation costs: unbiased.)
@@ -130,14 +93,14 @@ func effect(flag, class string, all []string) Bias {
 		// (the wait for a free connection counted) sooner, and with more
 		// CPU and more requests held in memory.
 		switch class {
-		case classThroughput, classSchedule, classCPU, classMemory:
+		case metric.Throughput, metric.Schedule, metric.CPU, metric.Memory:
 			return Floor
-		case classLatency:
+		case metric.Latency:
 			return Ceiling
 		}
 	case result.FlagStalledConnections, result.FlagCensored, FlagShortWindow:
 		// The slowest requests are missing from the latency figures.
-		if class == classLatency {
+		if class == metric.Latency {
 			return Floor
 		}
 	}
@@ -202,8 +165,8 @@ func (b Break) String() string {
 // breaks lists the flags of a run's successful trials that touch metric,
 // with the figure's overall bias, and adds a short window as a break of a
 // latency claim whose published latency the window cannot reach.
-func breaks(id, metric string, info result.RunInfo, trials []*result.Trial) ([]Break, Bias) {
-	class := metricClass(metric)
+func breaks(id, key string, info result.RunInfo, trials []*result.Trial) ([]Break, Bias) {
+	class := metric.ClassOf(key)
 	type seen struct {
 		n      int
 		bias   Bias
@@ -263,14 +226,14 @@ func breaks(id, metric string, info result.RunInfo, trials []*result.Trial) ([]B
 		out = append(out, Break{Run: id, Flag: f, Rounds: s.n, Of: of, Bias: s.bias, Detail: d, AsPublished: s.design})
 		bias = combine(bias, s.bias)
 	}
-	if b, ok := rateCapped(id, metric, info, trials); ok {
+	if b, ok := rateCapped(id, key, info, trials); ok {
 		out = append(out, b)
 		bias = combine(bias, b.Bias)
 	}
-	if class == classLatency && !math.IsInf(shortest, 1) {
-		if pub := publishedValue(info.Published, metric); metric != ShapeKey && pub > shortest*1000 {
+	if class == metric.Latency && !math.IsInf(shortest, 1) {
+		if pub, _ := metric.PublishedValue(info.Published, key); key != metric.Shape && pub > shortest*1000 {
 			out = append(out, Break{Run: id, Flag: FlagShortWindow, Bias: Floor,
-				Detail: fmt.Sprintf("the %s window is shorter than the published %s: lengthen the window (duration)", seconds(shortest), ms(pub))})
+				Detail: fmt.Sprintf("the %s window is shorter than the published %s: lengthen the window (duration)", seconds(shortest), metric.Millis(pub))})
 			bias = combine(bias, Floor)
 		}
 	}
@@ -285,17 +248,17 @@ func breaks(id, metric string, info result.RunInfo, trials []*result.Trial) ([]B
 // grows for as long as the window lasts, so a window shorter than the
 // published one shows less of it, and its latency is a floor. Memory and
 // the probe keep the flag's usual effect.
-func asPublished(flag, class string, p *result.PublishedLoad, window float64) (b Bias, ok bool) {
+func asPublished(flag string, class metric.Class, p *result.PublishedLoad, window float64) (b Bias, ok bool) {
 	if p == nil || !p.Saturated || flag != result.FlagBehindSchedule && flag != result.FlagConnectionBound {
 		return Unbiased, false
 	}
 	switch class {
-	case classLatency:
+	case metric.Latency:
 		if flag == result.FlagBehindSchedule && (p.DurationS == 0 || window < p.DurationS) {
 			return Floor, true
 		}
 		return Unbiased, true
-	case classThroughput, classSchedule, classCPU:
+	case metric.Throughput, metric.Schedule, metric.CPU:
 		return Unbiased, true
 	}
 	return Unbiased, false
@@ -309,12 +272,12 @@ func asPublished(flag, class string, p *result.PublishedLoad, window float64) (b
 // (how much of them is the queue: the control, Verdict.Control). A load
 // that kept its connections alive opened them before its window, as the
 // published one did not: there the flag stays a fault.
-func overflowAsPublished(flag, class string, p *result.PublishedLoad, l *result.Load) (b Bias, ok bool) {
+func overflowAsPublished(flag string, class metric.Class, p *result.PublishedLoad, l *result.Load) (b Bias, ok bool) {
 	if p == nil || !p.Overflowed || flag != result.FlagAcceptQueueOverflow || l == nil || l.Settings.KeepAlive {
 		return Unbiased, false
 	}
 	switch class {
-	case classThroughput, classLatency, classCPU:
+	case metric.Throughput, metric.Latency, metric.CPU:
 		return Unbiased, true
 	}
 	return Unbiased, false
@@ -327,10 +290,10 @@ func detail(flag string, t *result.Trial) string {
 	switch flag {
 	case result.FlagBehindSchedule:
 		return fmt.Sprintf("achieved %s of %s req/s, %.0f %%: the server could not keep up; offer less (restbench capacity finds what it sustains)",
-			thousands(l.RPS), thousands(l.TargetRPS), 100*l.RPS/l.TargetRPS)
+			metric.Thousands(l.RPS), metric.Thousands(l.TargetRPS), 100*l.RPS/l.TargetRPS)
 	case result.FlagAheadOfSchedule:
 		return fmt.Sprintf("achieved %.0f %% of %s req/s: a backlog from before the window was worked off; lengthen the warm-up or offer less",
-			100*l.RPS/l.TargetRPS, thousands(l.TargetRPS))
+			100*l.RPS/l.TargetRPS, metric.Thousands(l.TargetRPS))
 	case result.FlagConnectionBound:
 		svc := 0.0
 		if l.Service != nil {
@@ -338,7 +301,7 @@ func detail(flag string, t *result.Trial) string {
 		}
 		need := math.Ceil(l.ConnectionsNeeded / result.ConnectionBound)
 		return fmt.Sprintf("%s req/s × %s needs %.0f connections, had %d; raise connections",
-			thousands(l.TargetRPS), ms(svc), need, result.OpenConnections(l))
+			metric.Thousands(l.TargetRPS), metric.Millis(svc), need, result.OpenConnections(l))
 	case result.FlagClientBound:
 		share := 0.0
 		if t.Monitor != nil {
@@ -369,29 +332,4 @@ func detail(flag string, t *result.Trial) string {
 	return ""
 }
 
-func thousands(v float64) string {
-	s := fmt.Sprintf("%.0f", v)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	if neg {
-		s = "-" + s
-	}
-	return s
-}
-
-func ms(v float64) string {
-	switch {
-	case v >= 1000:
-		return fmt.Sprintf("%.3g s", v/1000)
-	case v >= 10:
-		return fmt.Sprintf("%.0f ms", v)
-	}
-	return fmt.Sprintf("%.2g ms", v)
-}
-
 func seconds(s float64) string { return fmt.Sprintf("%.3g s", s) }
-
-func xs(v float64) string { return fmt.Sprintf("%.2g×", v) }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"restbench/internal/metric"
 	"restbench/internal/result"
 )
 
@@ -192,15 +193,15 @@ func TestEffect(t *testing.T) {
 		{result.FlagAcceptQueueOverflow, "rss_mb", nil, Unbiased},
 		// CPU per response divides the CPU by what was served: a generator
 		// or a queue that changed how much was served changes both alike.
-		{result.FlagClientBound, CPUPerResponseKey, nil, Unbiased},
-		{result.FlagAcceptQueueOverflow, CPUPerResponseKey, nil, Unbiased},
-		{result.FlagAheadOfSchedule, CPUPerResponseKey, nil, Unbiased},
-		{result.FlagBehindSchedule, CPUPerResponseKey, nil, Unbiased},
-		{result.FlagQuotaNotApplied, CPUPerResponseKey, nil, Unknown},
+		{result.FlagClientBound, metric.CPUPerResponse, nil, Unbiased},
+		{result.FlagAcceptQueueOverflow, metric.CPUPerResponse, nil, Unbiased},
+		{result.FlagAheadOfSchedule, metric.CPUPerResponse, nil, Unbiased},
+		{result.FlagBehindSchedule, metric.CPUPerResponse, nil, Unbiased},
+		{result.FlagQuotaNotApplied, metric.CPUPerResponse, nil, Unknown},
 	}
 	for _, tt := range tests {
 		all := append([]string{tt.flag}, tt.also...)
-		if got := effect(tt.flag, metricClass(tt.metric), all); got != tt.want {
+		if got := effect(tt.flag, metric.ClassOf(tt.metric), all); got != tt.want {
 			t.Errorf("%s on %s (with %v): %v, want %v", tt.flag, tt.metric, tt.also, got, tt.want)
 		}
 	}

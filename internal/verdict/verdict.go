@@ -33,6 +33,7 @@ import (
 	"strings"
 
 	"restbench/internal/cpu"
+	"restbench/internal/metric"
 	"restbench/internal/result"
 )
 
@@ -137,28 +138,6 @@ func (v Verdict) Coverage() float64 { return Corrected(v.Interval.Coverage, v.Lo
 // ratios.
 func (v Verdict) Single() bool { return v.B == "" && len(v.Conclusion.Points) == 0 }
 
-// Figure prints a value of metric in its unit: 98 %, 61 MB, 97 % of the
-// target, 12.5 ms, 14,200 req/s.
-func Figure(metric string, x float64) string {
-	switch {
-	case metric == AchievedKey:
-		return fmt.Sprintf("%.0f %%", 100*x) // of the target
-	case metric == "cpu_pct" || metric == "cpu_peak_pct" || metric == CPUMedianKey || metric == "cores_busy_pct":
-		return fmt.Sprintf("%.0f %%", x)
-	case metric == "client_cpu_share":
-		return fmt.Sprintf("%.0f %%", 100*x)
-	case metric == "rss_mb":
-		return fmt.Sprintf("%.0f MiB", x) // rss_mb is in MiB (the monitor divides by 1,048,576)
-	case metric == "rps" || metric == "requests":
-		return thousands(x) + " req/s"
-	case metric == ShapeKey:
-		return fmt.Sprintf("%.3g×", x)
-	case metric == CPUPerResponseKey:
-		return fmt.Sprintf("%.0f µs", x)
-	}
-	return ms(x)
-}
-
 // Own reports whether the claim is restbench's, not the write-up's.
 func (v Verdict) Own() bool { return v.Kind == result.KindCheck || v.Kind == result.KindAA }
 
@@ -232,7 +211,7 @@ func evaluate(c result.Conclusion, runs map[string]result.RunInfo, trials map[st
 		decide(&v, fmt.Sprintf("no round measured both %s and %s", c.A, c.B), lo, hi)
 		return v
 	}
-	v.Estimate = median(ratios)
+	v.Estimate = result.Median(ratios)
 	v.Interval = MedianInterval(ratios, PerLook(Confidence, v.Looks))
 	v.Lo, v.Hi = v.Interval.Lo, v.Interval.Hi
 	decide(&v, "", lo, hi)
@@ -296,7 +275,7 @@ func control(v *Verdict, runs map[string]result.RunInfo, trials map[string][]*re
 	}
 	in := MedianInterval(share, PerLook(Confidence, max(looks, 1)))
 	v.Control = &Control{Run: b.Run, In: p.Control, Estimate: cv.Estimate, Lo: cv.Lo, Hi: cv.Hi, Outcome: cv.Outcome,
-		Share: median(share), ShareLo: in.Lo, ShareHi: in.Hi}
+		Share: result.Median(share), ShareLo: in.Lo, ShareHi: in.Hi}
 }
 
 // gradable reports whether v's interval is wide enough for a verdict at
@@ -337,13 +316,13 @@ func comparable(v *Verdict, bias Bias, lo, hi float64) {
 		v.Why = "holds as a lower bound: " + flags + "; so the true ratio is at least the measured one"
 	case bias == Floor && v.Lo > hi:
 		v.Outcome, v.Bound = DoesNotHold, "lower"
-		v.Why = "does not hold, as a lower bound: " + flags + "; so the true ratio is at least the measured one, above the claim's " + x(hi)
+		v.Why = "does not hold, as a lower bound: " + flags + "; so the true ratio is at least the measured one, above the claim's " + metric.Ratio(hi)
 	case bias == Ceiling && lo == 0 && v.Hi <= hi:
 		v.Outcome, v.Bound = Holds, "upper"
 		v.Why = "holds as an upper bound: " + flags + "; so the true ratio is at most the measured one"
 	case bias == Ceiling && v.Hi < lo:
 		v.Outcome, v.Bound = DoesNotHold, "upper"
-		v.Why = "does not hold, as an upper bound: " + flags + "; so the true ratio is at most the measured one, below the claim's " + x(lo)
+		v.Why = "does not hold, as an upper bound: " + flags + "; so the true ratio is at most the measured one, below the claim's " + metric.Ratio(lo)
 	default:
 		v.Outcome, v.Bound = NotComparable, ""
 		v.Why = flags
@@ -551,11 +530,11 @@ func rule(c result.Conclusion, lo, hi float64) string {
 	if c.B == "" && len(c.Points) == 0 && c.Claim == result.ClaimBand {
 		switch {
 		case math.IsInf(hi, 1):
-			return fmt.Sprintf("interval of the median at least %s", Figure(c.Metric, lo))
+			return fmt.Sprintf("interval of the median at least %s", metric.Format(c.Metric, lo))
 		case lo == 0:
-			return fmt.Sprintf("interval of the median at most %s", Figure(c.Metric, hi))
+			return fmt.Sprintf("interval of the median at most %s", metric.Format(c.Metric, hi))
 		}
-		return fmt.Sprintf("interval of the median inside %s–%s", Figure(c.Metric, lo), Figure(c.Metric, hi))
+		return fmt.Sprintf("interval of the median inside %s–%s", metric.Format(c.Metric, lo), metric.Format(c.Metric, hi))
 	}
 	what := "interval of the median paired ratio"
 	switch {
@@ -566,18 +545,14 @@ func rule(c result.Conclusion, lo, hi float64) string {
 	}
 	switch {
 	case c.Claim == result.ClaimTie:
-		return fmt.Sprintf("%s inside %s–%s (a tie, ±%g %%)", what, x(lo), x(hi), math.Round((hi-1)*1000)/10)
+		return fmt.Sprintf("%s inside %s–%s (a tie, ±%g %%)", what, metric.Ratio(lo), metric.Ratio(hi), math.Round((hi-1)*1000)/10)
 	case math.IsInf(hi, 1):
-		return fmt.Sprintf("%s above %s", what, x(lo))
+		return fmt.Sprintf("%s above %s", what, metric.Ratio(lo))
 	case lo == 0:
-		return fmt.Sprintf("%s below %s", what, x(hi))
+		return fmt.Sprintf("%s below %s", what, metric.Ratio(hi))
 	}
-	return fmt.Sprintf("%s inside %s–%s", what, x(lo), x(hi))
+	return fmt.Sprintf("%s inside %s–%s", what, metric.Ratio(lo), metric.Ratio(hi))
 }
-
-func x(v float64) string { return fmt.Sprintf("%.3g×", v) }
-
-func median(vs []float64) float64 { return result.Median(vs) }
 
 // rounds maps a round to the run's value in it.
 type rounds map[int]float64
@@ -585,7 +560,7 @@ type rounds map[int]float64
 // series reads a run's metric per round from its successful trials. why is
 // set when there is nothing to read (it starts with NotRun when this
 // machine cannot run the run); caution when there is, but too little.
-func series(id, metric string, runs map[string]result.RunInfo, trials map[string][]*result.Trial) (out rounds, caution, why string) {
+func series(id, key string, runs map[string]result.RunInfo, trials map[string][]*result.Trial) (out rounds, caution, why string) {
 	if _, ok := runs[id]; !ok {
 		return nil, "", fmt.Sprintf("run %q is not in the suite; fix the conclusion's run ids", id)
 	}
@@ -599,8 +574,8 @@ func series(id, metric string, runs map[string]result.RunInfo, trials map[string
 		if t.Status != result.StatusOK || t.Load == nil {
 			continue
 		}
-		hist, probe := Histograms(t)
-		v, ok := Value(t, hist, probe, metric)
+		hist, probe := metric.Histograms(t)
+		v, ok := metric.Value(t, hist, probe, key)
 		if !ok {
 			continue
 		}
@@ -615,8 +590,8 @@ func series(id, metric string, runs map[string]result.RunInfo, trials map[string
 	case len(trials[id]) == 0:
 		return nil, "", fmt.Sprintf("no trial of %s in these results (left out by --only, or still to run)", id)
 	case len(out) == 0:
-		return nil, "", fmt.Sprintf("no successful trial of %s measured %s", id, metric)
-	case strings.HasPrefix(metric, "probe_") && probes < MinProbes:
+		return nil, "", fmt.Sprintf("no successful trial of %s measured %s", id, key)
+	case strings.HasPrefix(key, "probe_") && probes < MinProbes:
 		caution = fmt.Sprintf("%s got %d heartbeat probes over its trials; a heartbeat verdict needs %d (shorten the probe interval)", id, probes, MinProbes)
 	}
 	return out, caution, ""
@@ -663,26 +638,16 @@ func pairRatios(a, b rounds) []float64 {
 
 // publishedRatio reads the claim's published ratio from the runs' figures:
 // the write-ups print figures, not ratios. 0 when one is missing.
-func publishedRatio(runs map[string]result.RunInfo, metric, a, b string) float64 {
-	pa := publishedValue(runs[a].Published, metric)
+func publishedRatio(runs map[string]result.RunInfo, key, a, b string) float64 {
+	pa, _ := metric.PublishedValue(runs[a].Published, key)
 	if b == "" {
 		return pa
 	}
-	pb := publishedValue(runs[b].Published, metric)
+	pb, _ := metric.PublishedValue(runs[b].Published, key)
 	if pa == 0 || pb == 0 {
 		return 0
 	}
 	return pa / pb
-}
-
-func publishedValue(p map[string]float64, metric string) float64 {
-	if metric == ShapeKey {
-		if p["p50_ms"] == 0 {
-			return 0
-		}
-		return p["p99_ms"] / p["p50_ms"]
-	}
-	return p[metric]
 }
 
 func firstNonEmpty(ss ...string) string {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"restbench/internal/metric"
 	"restbench/internal/result"
 )
 
@@ -115,7 +116,7 @@ func TestIssueCases(t *testing.T) {
 		{
 			// Was "holds" on Node's p99 over Go's: both tails are 1.45x their median.
 			name: "Go's latency stays flat, both shapes 1.45",
-			c:    result.Conclusion{Text: "Go's latency stays flat while Node's tail grows", Metric: ShapeKey, A: "node", B: "go", Claim: result.ClaimBand, Low: 1.5},
+			c:    result.Conclusion{Text: "Go's latency stays flat while Node's tail grows", Metric: metric.Shape, A: "node", B: "go", Claim: result.ClaimBand, Low: 1.5},
 			f: fixture{
 				published: map[string]map[string]float64{"node": {"p50_ms": 48, "p99_ms": 156}, "go": {"p50_ms": 34, "p99_ms": 41}},
 				trials: map[string][]fig{
@@ -443,25 +444,6 @@ func TestDisagree(t *testing.T) {
 	for _, tt := range tests {
 		if got := Disagree(tt.estimate, tt.other, NoiseFactor(tt.aa)); got != tt.want {
 			t.Errorf("%s: Disagree(%g, %g) = %v, want %v", tt.name, tt.estimate, tt.other, got, tt.want)
-		}
-	}
-}
-
-// TestFigure: one run's figure is printed in its metric's unit, as a
-// trend's points and a single-run band show it ("at 25 here 287 µs").
-func TestFigure(t *testing.T) {
-	for _, c := range []struct {
-		metric string
-		x      float64
-		want   string
-	}{
-		{CPUPerResponseKey, 286.7, "287 µs"},
-		{"cpu_pct", 62.4, "62 %"},
-		{"rss_mb", 278.2, "278 MiB"},
-		{AchievedKey, 0.68, "68 %"},
-	} {
-		if got := Figure(c.metric, c.x); got != c.want {
-			t.Errorf("Figure(%s, %v) = %q, want %q", c.metric, c.x, got, c.want)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"restbench/internal/metric"
 	"restbench/internal/result"
 )
 
@@ -20,8 +21,8 @@ const FlagRateCapped = "capped at the rate"
 // rateCapped is the FlagRateCapped break of run id's trials, or false when
 // the claim is not a req/s claim of a saturated experiment or no trial
 // kept up with its rate.
-func rateCapped(id, metric string, info result.RunInfo, trials []*result.Trial) (Break, bool) {
-	if metricClass(metric) != classThroughput || info.PublishedLoad == nil || !info.PublishedLoad.Saturated {
+func rateCapped(id, key string, info result.RunInfo, trials []*result.Trial) (Break, bool) {
+	if metric.ClassOf(key) != metric.Throughput || info.PublishedLoad == nil || !info.PublishedLoad.Saturated {
 		return Break{}, false
 	}
 	n, of := 0, 0
@@ -41,7 +42,7 @@ func rateCapped(id, metric string, info result.RunInfo, trials []*result.Trial) 
 	}
 	return Break{Run: id, Flag: FlagRateCapped, Rounds: n, Of: of, Bias: Floor,
 		Detail: fmt.Sprintf("achieved %s of %s req/s: an open loop sends no more than its rate, so its req/s is the rate, not what the server carries with these connections",
-			thousands(last.RPS), thousands(last.TargetRPS))}, true
+			metric.Thousands(last.RPS), metric.Thousands(last.TargetRPS))}, true
 }
 
 // windowFlags are the flags the window rule (windowEnvelope) models: each
@@ -135,8 +136,8 @@ func windowEnvelope(v *Verdict, decomps [][][2]string, runs map[string]result.Ru
 			if t.Status != result.StatusOK || t.Load == nil {
 				continue
 			}
-			hist, probe := Histograms(t)
-			if x, ok := Value(t, hist, probe, v.Metric); ok {
+			hist, probe := metric.Histograms(t)
+			if x, ok := metric.Value(t, hist, probe, v.Metric); ok {
 				out[RoundOf(t)] = cell{x, lagGrowth(t), t.Load.DurationS}
 			}
 		}
@@ -218,14 +219,14 @@ func windowEnvelope(v *Verdict, decomps [][][2]string, runs map[string]result.Ru
 		flags = append(flags, br.String())
 	}
 	for _, id := range order {
-		gs = append(gs, fmt.Sprintf("%s %.3g", id, median(growth[id])))
+		gs = append(gs, fmt.Sprintf("%s %.3g", id, result.Median(growth[id])))
 	}
 	model := "towards the ratio of the backlogs' growth"
 	if pubS > 0 {
 		model = fmt.Sprintf("to where each mean is after %s more of that growth (mean + growth × (%s − window) / 2)", seconds(pubS-windowS(trials, factors[0][0])), seconds(pubS))
 	}
 	why := fmt.Sprintf("%s; each latency is a floor of what %s shows, but under a backlog growing at a steady rate (1 − achieved/rate, a second, medians: %s) the ratio moves, as the window lengthens, from the measured one %s, so over %s it lies in %s–%s",
-		strings.Join(flags, "; "), pub, strings.Join(gs, ", "), model, pub, x(envLo), xInf(envHi))
+		strings.Join(flags, "; "), pub, strings.Join(gs, ", "), model, pub, metric.Ratio(envLo), xInf(envHi))
 	v.Bound = ""
 	switch {
 	case envLo >= lo && envHi <= hi:
@@ -264,5 +265,5 @@ func xInf(v float64) string {
 	if math.IsInf(v, 1) {
 		return "∞"
 	}
-	return x(v)
+	return metric.Ratio(v)
 }

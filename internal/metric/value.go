@@ -1,4 +1,4 @@
-package verdict
+package metric
 
 import (
 	"strconv"
@@ -8,30 +8,6 @@ import (
 
 	"restbench/internal/result"
 )
-
-// ShapeKey is the metric p99/p50 of one trial: how far the tail stands from
-// the median, whatever the machine's speed ("Go's latency stays flat").
-const ShapeKey = "p99_p50"
-
-// AchievedKey is an open loop's achieved rate over its target: whether a
-// server keeps up with what it is offered ("Node fits 5–10k req/s").
-const AchievedKey = "achieved"
-
-// CPUPerResponseKey is the server's CPU time per response that passed
-// validation, in microseconds; IdleCPUKey its CPU at rest before the
-// warm-up, in percent of one core (see result.Monitor).
-const (
-	CPUPerResponseKey = "cpu_us_per_response"
-	IdleCPUKey        = "idle_cpu_pct"
-)
-
-// CPUMedianKey is the median of the server's CPU samples over the measured
-// window, in percent of one core: what a CPU meter read during the load
-// shows most of the time. A window's mean also counts the stretches where
-// the server waits (an -n run's last connections retrying SYNs a listen
-// queue dropped, 1-3 s at 0-16 % after 4 s at 100 %), which no meter
-// reading of a write-up saw.
-const CPUMedianKey = "cpu_median_pct"
 
 const mib = 1 << 20
 
@@ -47,17 +23,82 @@ func Histograms(t *result.Trial) (hist, probe *hdrhistogram.Histogram) {
 	return hist, probe
 }
 
-// Value returns the measured figure of a trial under a published key (see
-// result.RunInfo.Published), or p99_p50, the tail's shape. hist and probe
-// are the trial's decoded histograms (Histograms), nil when it stored none:
-// percentiles come from them when they exist, since the summary keeps only
-// a few. ok is false for a key the trial cannot answer.
+// Value returns the measured figure of a trial under key (see Lookup).
+// hist and probe are the trial's decoded histograms (Histograms), nil when
+// it stored none: percentiles come from them when they exist, since the
+// summary keeps only a few. ok is false for a key the trial cannot answer.
 func Value(t *result.Trial, hist, probe *hdrhistogram.Histogram, key string) (float64, bool) {
-	l := t.Load
-	if l == nil {
+	if t.Load == nil {
 		return 0, false
 	}
-	if key == ShapeKey {
+	m := t.Monitor
+	switch key {
+	case "cpu_pct":
+		if m == nil {
+			return 0, false
+		}
+		return m.ServerCPUMean / slower(t), true
+	case "cpu_peak_pct":
+		if m == nil {
+			return 0, false
+		}
+		return m.ServerCPUPeak / slower(t), true
+	case CPUMedian:
+		if m == nil || len(m.Samples) == 0 {
+			return 0, false
+		}
+		cpu := make([]float64, len(m.Samples))
+		for i, s := range m.Samples {
+			cpu[i] = s.ServerCPU
+		}
+		return result.Median(cpu) / slower(t), true
+	case "rss_mb":
+		if m == nil || m.ServerRSSPeak == 0 {
+			return 0, false
+		}
+		return float64(m.ServerRSSPeak) / mib, true
+	case "cores_busy_pct":
+		// System-wide load as a CPU meter shows it: every core's busy
+		// percent, averaged over the cores and the samples. It counts the
+		// generator too, as the published per-core figures did.
+		if m == nil {
+			return 0, false
+		}
+		var sum float64
+		n := 0
+		for _, s := range m.Samples {
+			for _, c := range s.Cores {
+				sum += c
+				n++
+			}
+		}
+		if n == 0 {
+			return 0, false
+		}
+		return sum / float64(n), true
+	case "client_cpu_share":
+		if m == nil {
+			return 0, false
+		}
+		return m.ClientCPUShare, true
+	case CPUPerResponse:
+		if m == nil || m.CPUPerResponseUS == nil {
+			return 0, false
+		}
+		return *m.CPUPerResponseUS / slower(t), true
+	case IdleCPU:
+		if m == nil || m.IdleCPU == nil {
+			return 0, false
+		}
+		return *m.IdleCPU / slower(t), true
+	}
+	return LoadValue(t.Load, hist, probe, key)
+}
+
+// LoadValue answers the keys a load's result holds on its own, without
+// the monitor's: the threshold's, and Value's when it is not a resource.
+func LoadValue(l *result.Load, hist, probe *hdrhistogram.Histogram, key string) (float64, bool) {
+	if key == Shape {
 		p99, ok1 := StatsValue(&l.Stats, hist, "p99_ms")
 		p50, ok2 := StatsValue(&l.Stats, hist, "p50_ms")
 		if !ok1 || !ok2 || p50 <= 0 {
@@ -66,8 +107,6 @@ func Value(t *result.Trial, hist, probe *hdrhistogram.Histogram, key string) (fl
 		return p99 / p50, true
 	}
 	if rest, ok := strings.CutPrefix(key, "light_"); ok {
-		// The light requests of a work_share mix: what the heavy ones do
-		// to them ("heavy requests affect the light ones").
 		st := l.Targets["light"]
 		if st == nil {
 			return 0, false
@@ -85,69 +124,13 @@ func Value(t *result.Trial, hist, probe *hdrhistogram.Histogram, key string) (fl
 		return StatsValue(l.Probe, probe, rest)
 	}
 	switch key {
-	case AchievedKey:
+	case Achieved:
 		if l.TargetRPS <= 0 {
 			return 0, false
 		}
 		return l.RPS / l.TargetRPS, true
-	case "cpu_pct":
-		if t.Monitor == nil {
-			return 0, false
-		}
-		return t.Monitor.ServerCPUMean / slower(t), true
-	case "cpu_peak_pct":
-		if t.Monitor == nil {
-			return 0, false
-		}
-		return t.Monitor.ServerCPUPeak / slower(t), true
-	case CPUMedianKey:
-		if t.Monitor == nil || len(t.Monitor.Samples) == 0 {
-			return 0, false
-		}
-		cpu := make([]float64, len(t.Monitor.Samples))
-		for i, s := range t.Monitor.Samples {
-			cpu[i] = s.ServerCPU
-		}
-		return median(cpu) / slower(t), true
-	case "rss_mb":
-		if t.Monitor == nil || t.Monitor.ServerRSSPeak == 0 {
-			return 0, false
-		}
-		return float64(t.Monitor.ServerRSSPeak) / mib, true
-	case "cores_busy_pct":
-		// System-wide load as a CPU meter shows it: every core's busy
-		// percent, averaged over the cores and the samples. It counts the
-		// generator too, as the published per-core figures did.
-		if t.Monitor == nil {
-			return 0, false
-		}
-		var sum float64
-		n := 0
-		for _, s := range t.Monitor.Samples {
-			for _, c := range s.Cores {
-				sum += c
-				n++
-			}
-		}
-		if n == 0 {
-			return 0, false
-		}
-		return sum / float64(n), true
-	case "client_cpu_share":
-		if t.Monitor == nil {
-			return 0, false
-		}
-		return t.Monitor.ClientCPUShare, true
-	case CPUPerResponseKey:
-		if t.Monitor == nil || t.Monitor.CPUPerResponseUS == nil {
-			return 0, false
-		}
-		return *t.Monitor.CPUPerResponseUS / slower(t), true
-	case IdleCPUKey:
-		if t.Monitor == nil || t.Monitor.IdleCPU == nil {
-			return 0, false
-		}
-		return *t.Monitor.IdleCPU / slower(t), true
+	case "ok_rps":
+		return l.OKRPS, true
 	}
 	return StatsValue(&l.Stats, hist, strings.TrimPrefix(key, "latency_"))
 }
@@ -226,4 +209,20 @@ func PercentileKey(key string) (float64, bool) {
 		return 0, false
 	}
 	return p, true
+}
+
+// PublishedValue reads key from a write-up's figures (result.RunInfo.
+// Published): the figure itself, or the tail's shape from its p99 and
+// p50. ok is false, and the value 0, when the write-up did not print it.
+func PublishedValue(p map[string]float64, key string) (float64, bool) {
+	if key == Shape {
+		p99, ok1 := p["p99_ms"]
+		p50, ok2 := p["p50_ms"]
+		if !ok1 || !ok2 || p50 == 0 {
+			return 0, false
+		}
+		return p99 / p50, true
+	}
+	v, ok := p[key]
+	return v, ok
 }
