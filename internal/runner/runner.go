@@ -38,9 +38,10 @@ type Options struct {
 	Only     string // glob or substring of run ids; "" selects every run
 	Trials   int    // overrides every run's trial count when > 0
 	// ServerCPU, between 0 and 1, runs every server at that fraction of its
-	// CPU time (a quota of ServerCPU × its quota, or × its CPUs where it has
-	// none): the stand-in for a slower machine that checks a suite gives
-	// the same answers there (issue 24). 0 leaves servers as the suite says.
+	// CPU time (ServerCPU × its CPUs over 10 ms, narrowed to its threads,
+	// with a suite's quota nested inside at ServerCPU × the quota): the
+	// stand-in for a slower machine that checks a suite gives the same
+	// answers there (issue 24). 0 leaves servers as the suite says.
 	ServerCPU float64
 	Command   string // the command line, for env.json
 

@@ -345,6 +345,38 @@ func TestServerCPUNarrowed(t *testing.T) {
 	}
 }
 
+// TestServerCPUNestsQuota: a suite's quota under --server-cpu runs in a
+// group nested in the slower machine's (cpu.Quota.Nest), so that the
+// server is both slower throughout and stopped when docker's quota is
+// spent; the trial records the quota as applied.
+func TestServerCPUNestsQuota(t *testing.T) {
+	dir := t.TempDir()
+	run := testRun("slow/test-ok", "test-ok", 1, 300*time.Millisecond)
+	run.Quota = 0.5
+	o, err := Run(context.Background(), testSuite(run), Options{Manifest: testManifest(t, dir), Out: filepath.Join(dir, "r"), ServerCPU: 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := readTrial(t, o.Dir, run.ID, 1)
+	if tr.Status != result.StatusOK {
+		if !strings.Contains(tr.Error, "--server-cpu") {
+			t.Fatalf("status %s: %s; want ok, or a failure naming --server-cpu", tr.Status, tr.Error)
+		}
+		t.Skip(tr.Error)
+	}
+	if p := tr.Placement; !p.QuotaApplied || p.Quota != 0.5 || p.ServerCPU != 0.5 {
+		t.Errorf("placement %+v, want the quota 0.5 applied under server_cpu 0.5", p)
+	}
+	si := readInfo(t, filepath.Join(dir, "test-ok.info"))
+	nested := false
+	for _, cg := range si.cgroups {
+		nested = nested || strings.Contains(cg, "/restbench-") && strings.HasSuffix(cg, "/inner-docker")
+	}
+	if !nested {
+		t.Errorf("the server ran in %q, want a restbench quota's inner-docker group", si.cgroups)
+	}
+}
+
 func TestUnknownImplementation(t *testing.T) {
 	dir := t.TempDir()
 	_, err := Run(context.Background(), testSuite(testRun("x/nope", "go-nope", 1, time.Second)), Options{Manifest: testManifest(t, dir), Out: dir})

@@ -45,6 +45,12 @@ func TestMain(m *testing.M) {
 
 func serve(mode string) {
 	info := []string{"pid " + strconv.Itoa(os.Getpid()), "server " + allowedList("/proc/self/status")}
+	if cg, err := os.ReadFile("/proc/self/cgroup"); err == nil {
+		// Every hierarchy's line (v1 has several): the cpu quota's among them.
+		for _, line := range strings.Split(strings.TrimSpace(string(cg)), "\n") {
+			info = append(info, "cgroup "+line)
+		}
+	}
 	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/status", os.Getppid()))
 	for _, t := range tasks {
 		info = append(info, "client "+allowedList(t))
@@ -115,6 +121,7 @@ type serverInfo struct {
 	pid, child int
 	server     string
 	client     []string
+	cgroups    []string // /proc/self/cgroup's lines
 }
 
 func readInfo(t *testing.T, path string) serverInfo {
@@ -135,6 +142,8 @@ func readInfo(t *testing.T, path string) serverInfo {
 			si.server = v
 		case "client":
 			si.client = append(si.client, v)
+		case "cgroup":
+			si.cgroups = append(si.cgroups, v)
 		}
 	}
 	return si
