@@ -220,7 +220,7 @@ func TestRealSuites(t *testing.T) {
 				}
 			}
 		}},
-		{"filter-heartbeat", map[string]want{"quick": {8, 1, 3}, "standard": {9, 5, 3}, "full": {9, 3, 3600}}, func(t *testing.T, s *Suite) {
+		{"filter-heartbeat", map[string]want{"quick": {8, 1, 3}, "standard": {9, 5, 6}, "full": {9, 3, 3600}}, func(t *testing.T, s *Suite) {
 			size := map[string]int{"quick": 256_000, "standard": 5_000_000, "full": 5_000_000}[s.Scale]
 			first := s.Runs[0].Load.Body
 			for _, r := range s.Runs {
@@ -365,8 +365,15 @@ func TestRuntimesSuite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, id := range []string{"echo/node-http node@24", "echo/go-nethttp go@1.27", "hello/node-fastify node@24", "hello/go-fasthttp go@1.27", "work/node-express node@24 work=1%", "work/node-express node@24 work=0%", "work/go-gorilla go@1.27 work=0%"} {
+	for _, id := range []string{"echo/node-http node@24", "echo/go-nethttp go@1.27", "hello/node-fastify node@24", "hello/go-fasthttp go@1.27"} {
 		run(t, s, id)
+	}
+	// The work case and its capacity run at full only: standard's 1 s
+	// windows cannot show a queue that grows for 30 s.
+	for _, r := range s.Runs {
+		if r.Experiment == "work" || r.Experiment == "capacity" {
+			t.Errorf("%s runs at standard", r.ID)
+		}
 	}
 	// The flags experiment: two published cases, each with the manifest's
 	// flags and without, in one experiment so that rounds pair them.
@@ -379,8 +386,8 @@ func TestRuntimesSuite(t *testing.T) {
 	if r := run(t, s, "echo/go-nethttp go@1.27"); r.Runtime != "go@1.27" || r.Env["GOMAXPROCS"] != "1" {
 		t.Errorf("echo/go-nethttp go@1.27: runtime %q env %v, want go@1.27 with GOMAXPROCS=1", r.Runtime, r.Env)
 	}
-	if n := len(s.Runs); n != 2+1+2+1+2*2+4 {
-		t.Errorf("%d runs, want 14 at standard (echo on 2 runtimes and its A/A twin, hello on 2, the capacity run, work and its 0 %% control on 2, node-flags' 4)", n)
+	if n := len(s.Runs); n != 2+1+2+4 {
+		t.Errorf("%d runs, want 9 at standard (echo on 2 runtimes and its A/A twin, hello on 2, node-flags' 4)", n)
 	}
 }
 
