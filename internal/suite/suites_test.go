@@ -39,7 +39,7 @@ func TestRealSuites(t *testing.T) {
 		scale map[string]want
 		check func(t *testing.T, s *Suite)
 	}{
-		{"dotchev-echo", map[string]want{"quick": {12, 1, 1}, "standard": {13, 5, 1.5}, "full": {13, 3, 20}}, func(t *testing.T, s *Suite) {
+		{"dotchev-echo", map[string]want{"quick": {12, 1, 1}, "standard": {13, 9, 1.5}, "full": {13, 3, 20}}, func(t *testing.T, s *Suite) {
 			for _, r := range s.Runs {
 				if string(r.Load.Body) != string(echo) || r.Load.Method != "POST" || !strings.HasPrefix(r.Load.URL, "/echo") {
 					t.Errorf("%s: want POST /echo with the 5,104-byte fixture, got %s %s with %d bytes", r.ID, r.Load.Method, r.Load.URL, len(r.Load.Body))
@@ -220,7 +220,7 @@ func TestRealSuites(t *testing.T) {
 				}
 			}
 		}},
-		{"filter-heartbeat", map[string]want{"quick": {8, 1, 3}, "standard": {9, 5, 6}, "full": {9, 3, 3600}}, func(t *testing.T, s *Suite) {
+		{"filter-heartbeat", map[string]want{"quick": {8, 1, 3}, "standard": {9, 5, 5.5}, "full": {9, 3, 3600}}, func(t *testing.T, s *Suite) {
 			size := map[string]int{"quick": 256_000, "standard": 5_000_000, "full": 5_000_000}[s.Scale]
 			first := s.Runs[0].Load.Body
 			for _, r := range s.Runs {
