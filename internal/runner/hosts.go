@@ -45,14 +45,14 @@ func (r *Runner) hostsTrial(ctx context.Context, t *result.Trial, run suite.Run)
 		return end(result.StatusFailed, "%v", err)
 	}
 	var why string
-	im, t.Runtime, why, err = r.onRuntime(im, run)
+	im, t.Runtime, why, err = r.onRuntime(ctx, im, run)
 	if err != nil {
 		return end(result.StatusFailed, "%s: %v", run.ID, err)
 	}
 	if why != "" {
 		return end(result.StatusNotSupported, "%s", why)
 	}
-	if err := r.build(ctx, im); err != nil {
+	if err := r.launch.Build(ctx, im); err != nil {
 		return end(result.StatusFailed, "%v", err)
 	}
 	root := r.opt.Manifest.Root

@@ -61,14 +61,14 @@ func (r *Runner) trialOn(ctx context.Context, run suite.Run, n int, eng engine.E
 		return fail("%v", err)
 	}
 	var why string
-	im, t.Runtime, why, err = r.onRuntime(im, run)
+	im, t.Runtime, why, err = r.onRuntime(ctx, im, run)
 	if err != nil {
 		return fail("%s: %v", run.ID, err)
 	}
 	if why != "" {
 		return finish(ctx, t, result.StatusNotSupported, "%s", why)
 	}
-	if err := r.build(ctx, im); err != nil {
+	if err := r.launch.Build(ctx, im); err != nil {
 		return fail("%v", err)
 	}
 	cfg, err := r.derive(ctx, run, n, t)
@@ -231,36 +231,21 @@ func finish(ctx context.Context, t *result.Trial, status, format string, args ..
 	return t, nil
 }
 
-// startServer starts im from the repository root as opt says and waits
-// until it is ready, on every placement: t records what the server
-// reported, or its stderr when it did not start. The caller stops p.
+// startServer launches im as opt says, on every placement: t records what
+// the server reported, or its stderr when it did not become ready. The
+// caller stops p.
 func (r *Runner) startServer(ctx context.Context, t *result.Trial, im impl.Impl, opt server.Options) (*server.Process, error) {
-	opt.Dir = r.opt.Manifest.Root
-	p, err := server.Start(im, opt)
-	if err != nil {
-		return nil, err
-	}
-	if err := p.WaitReady(ctx, r.opt.ReadyTimeout); err != nil {
+	p, err := r.launch.Start(ctx, im, opt)
+	if err != nil && p != nil {
 		t.StderrTail = p.StderrTail(stderrTail)
 		p.Stop(r.opt.StopGrace)
 		return nil, fmt.Errorf("start %s: %v%s", im.ID, firstLine(err), seeTail(t))
 	}
+	if err != nil {
+		return nil, err
+	}
 	t.Server = p.Reported()
 	return p, nil
-}
-
-// build builds an implementation once per invocation.
-func (r *Runner) build(ctx context.Context, im impl.Impl) error {
-	// The build command differs per runtime (a Go toolchain of its own).
-	key := im.ID + " " + im.Build
-	if err, done := r.built[key]; done {
-		return err
-	}
-	err := r.opt.Manifest.Build(ctx, im, r.opt.BuildLog)
-	if ctx.Err() == nil {
-		r.built[key] = err
-	}
-	return err
 }
 
 func appendFlag(flags []string, f string) []string {
