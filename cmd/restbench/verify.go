@@ -11,6 +11,7 @@ import (
 
 	"restbench/internal/contract"
 	"restbench/internal/impl"
+	"restbench/internal/launch"
 	"restbench/internal/payload"
 	"restbench/internal/runtimes"
 	"restbench/internal/server"
@@ -72,19 +73,22 @@ func (f *verifyFlags) verify(ctx context.Context, g *globals, ids []string) erro
 	}
 	start := time.Now()
 	var results []contract.Result
-	installed := map[string]*runtimes.Installed{}
+	// A launcher per runtime: it installs the runtime once, and builds
+	// each implementation for it once.
+	launchers := map[string]*launch.Launcher{}
 	for _, c := range combos {
 		if ctx.Err() != nil {
 			break
 		}
-		in := installed[c.rt.Name]
-		if in == nil {
-			if in, err = lock.Install(ctx, c.rt, logTo(g)); err != nil {
+		l := launchers[c.rt.Name]
+		if l == nil {
+			l = &launch.Launcher{Manifest: m, Runtimes: lock, Log: logTo(g), BuildLog: logTo(g)}
+			if _, err := l.Install(ctx, c.rt); err != nil {
 				return fmt.Errorf("verify: %w", err)
 			}
-			installed[c.rt.Name] = in
+			launchers[c.rt.Name] = l
 		}
-		v := &contract.Verifier{Manifest: m, Log: logTo(g), FilterSize: size, MaxRSS: limit, Runtime: in}
+		v := &contract.Verifier{Launcher: l, Runtime: c.rt.Name, Log: logTo(g), FilterSize: size, MaxRSS: limit}
 		results = append(results, v.Verify(ctx, c.im)...)
 	}
 	fmt.Fprintf(logTo(g), "verified %d implementation/runtime pairs in %s\n\n", len(combos), time.Since(start).Round(time.Second))

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"restbench/internal/impl"
+	"restbench/internal/launch"
 	"restbench/internal/payload"
 	"restbench/internal/server"
 
@@ -53,7 +54,7 @@ func TestVerifyGoNetHTTP(t *testing.T) {
 		t.Fatalf("build go-nethttp: %v", err)
 	}
 	defer server.StopAll(time.Second)
-	v := &Verifier{Manifest: m, FilterSize: 20_000_000}
+	v := &Verifier{Launcher: &launch.Launcher{Manifest: m}, FilterSize: 20_000_000}
 	results := v.Verify(ctx, im)
 	if len(results) != len(CheckNames()) {
 		t.Fatalf("%d results, want one per row (%d)", len(results), len(CheckNames()))

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"restbench/internal/impl"
+	"restbench/internal/launch"
 	"restbench/internal/listenq"
 	"restbench/internal/runtimes"
 	"restbench/internal/server"
@@ -18,15 +19,17 @@ import (
 
 // Verifier builds, starts and checks implementations from a manifest.
 type Verifier struct {
-	Manifest *impl.Manifest
-	// Log receives progress (one line per step) and build output; nil: none.
+	// Launcher resolves, builds and starts the servers (its manifest's,
+	// on its lock file's runtimes; its BuildLog receives the builds).
+	Launcher *launch.Launcher
+	// Runtime is what the servers run on (servers/runtimes.yaml): ""
+	// their language's default; as the manifest says when the launcher
+	// has no lock file.
+	Runtime string
+	// Log receives progress (one line per step); nil: none.
 	Log io.Writer
 	// FilterSize and MaxRSS set the filter-memory check (see Target).
 	FilterSize, MaxRSS int64
-	// StartTimeout bounds the wait for /status after a start (20 s when 0).
-	StartTimeout time.Duration
-	// Runtime is what the servers run on; nil: as the manifest says.
-	Runtime *runtimes.Installed
 }
 
 // Verify runs every check of CheckNames against im and returns one result
@@ -34,39 +37,38 @@ type Verifier struct {
 // returns, whatever happens.
 func (v *Verifier) Verify(ctx context.Context, im impl.Impl) []Result {
 	rows := map[string]Result{}
+	v.logf("== %s\n", im.ID)
+	start := time.Now()
+	on, err := v.Launcher.On(ctx, im, v.Runtime, nil, false)
+	rt, im := on.Runtime, on.Impl
 	add := func(r Result) {
-		if v.Runtime != nil {
-			r.Runtime = v.Runtime.Name
+		if rt != nil {
+			r.Runtime = rt.Name
 		}
 		rows[r.Check] = r
 		v.logf("  %-14s %s %s\n", r.Check, r.Status, firstLine(r.Detail))
 	}
-	v.logf("== %s\n", im.ID)
-	start := time.Now()
-	var err error
-	if v.Runtime != nil {
-		if why := v.Runtime.NotSupported(im.ID, nil); why != "" {
-			err = notSupported(why)
-		} else {
-			im, err = im.On(v.Runtime)
-		}
-		v.logf("  on %s (%s)\n", v.Runtime.Name, v.Runtime.Printed)
+	if on.NotSupported != "" {
+		err = notSupported(on.NotSupported)
+	}
+	if rt != nil {
+		v.logf("  on %s (%s)\n", rt.Name, rt.Printed)
 	}
 	if err == nil {
-		err = v.Manifest.Build(ctx, im, v.logWriter())
+		err = v.Launcher.Build(ctx, im)
 	}
 	add(outcome(im.ID, "build", start, "", err))
 	if err == nil {
 		v.main(ctx, im, add)
-		v.variants(ctx, im, add)
+		v.variants(ctx, im, rt, add)
 	}
 	out := make([]Result, 0, len(rows))
 	for _, name := range CheckNames() {
 		r, ok := rows[name]
 		if !ok {
 			r = Result{Impl: im.ID, Check: name, Status: Skip}
-			if v.Runtime != nil {
-				r.Runtime = v.Runtime.Name
+			if rt != nil {
+				r.Runtime = rt.Name
 			}
 		}
 		out = append(out, r)
@@ -104,7 +106,8 @@ func (v *Verifier) main(ctx context.Context, im impl.Impl, add func(Result)) {
 
 // variants starts im with more threads and checks that they are there:
 // GOMAXPROCS from the readiness line (Go), processes in the group (Node).
-func (v *Verifier) variants(ctx context.Context, im impl.Impl, add func(Result)) {
+// rt is the runtime im runs on; nil: as the manifest says.
+func (v *Verifier) variants(ctx context.Context, im impl.Impl, rt *runtimes.Installed, add func(Result)) {
 	type variant struct {
 		row  string
 		env  map[string]string
@@ -125,8 +128,8 @@ func (v *Verifier) variants(ctx context.Context, im impl.Impl, add func(Result))
 			return
 		}
 		start := time.Now()
-		if v.Runtime != nil {
-			if why := v.Runtime.NotSupported(im.ID, va.env); why != "" {
+		if rt != nil {
+			if why := rt.NotSupported(im.ID, va.env); why != "" {
 				add(outcome(im.ID, va.row, start, "", notSupported(why)))
 				continue
 			}
@@ -222,19 +225,12 @@ func wantProcesses(n int) func(*Target) error {
 // start starts im with env, waits for its readiness line and /status, and
 // returns the target. The process, when not nil, must be stopped.
 func (v *Verifier) start(ctx context.Context, im impl.Impl, env map[string]string) (*Target, *server.Process, error) {
-	p, err := server.Start(im, server.Options{Dir: v.Manifest.Root, Env: env})
+	p, err := v.Launcher.Start(ctx, im, server.Options{Env: env})
 	if err != nil {
-		return nil, nil, err
-	}
-	timeout := v.StartTimeout
-	if timeout == 0 {
-		timeout = 20 * time.Second
-	}
-	if err := p.WaitReady(ctx, timeout); err != nil {
 		return nil, p, err
 	}
 	t := &Target{
-		Impl: im, URL: p.URL(), Pid: p.Pid(), Ready: p.Ready, Root: v.Manifest.Root,
+		Impl: im, URL: p.URL(), Pid: p.Pid(), Ready: p.Ready, Root: v.Launcher.Manifest.Root,
 		Client: NewClient(), FilterSize: v.FilterSize, MaxRSS: v.MaxRSS,
 	}
 	return t, p, nil
@@ -244,13 +240,6 @@ func (v *Verifier) logf(format string, a ...any) {
 	if v.Log != nil {
 		fmt.Fprintf(v.Log, format, a...)
 	}
-}
-
-func (v *Verifier) logWriter() io.Writer {
-	if v.Log == nil {
-		return io.Discard
-	}
-	return v.Log
 }
 
 func firstLine(s string) string {

@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 	"sync"
 
+	"restbench/internal/result"
 	"restbench/internal/server"
 )
 
@@ -115,7 +115,7 @@ func measureCost(ctx context.Context, t *Target, w int) (workCost, error) {
 			}
 		}
 	}
-	c := workCost{W: w, Single: median(work) - median(zero), CPU: math.NaN()}
+	c := workCost{W: w, Single: result.Median(work) - result.Median(zero), CPU: math.NaN()}
 	n := costBurst[w]
 	withWork, okWork, err := burstCPU(ctx, t, query, n)
 	if err != nil {
@@ -176,12 +176,4 @@ func burstCPU(ctx context.Context, t *Target, query string, n int) (float64, boo
 		}
 	}
 	return after.CPU - before.CPU, okBefore && okAfter, nil
-}
-
-func median(xs []float64) float64 {
-	s := slices.Sorted(slices.Values(xs))
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }

@@ -40,20 +40,9 @@ func (r *Runner) hostsTrial(ctx context.Context, t *result.Trial, run suite.Run)
 	if err := k8s.Supported(run); err != nil {
 		return end(result.StatusNotSupported, "%v", err)
 	}
-	im, err := r.opt.Manifest.Get(run.Impl)
-	if err != nil {
-		return end(result.StatusFailed, "%v", err)
-	}
-	var why string
-	im, t.Runtime, why, err = r.onRuntime(im, run)
-	if err != nil {
-		return end(result.StatusFailed, "%s: %v", run.ID, err)
-	}
-	if why != "" {
-		return end(result.StatusNotSupported, "%s", why)
-	}
-	if err := r.build(ctx, im); err != nil {
-		return end(result.StatusFailed, "%v", err)
+	im, done, err := r.resolve(ctx, t, run)
+	if done != nil || err != nil {
+		return done, err
 	}
 	root := r.opt.Manifest.Root
 	if _, err := os.Stat(filepath.Join(root, k8s.Binary)); err != nil {
@@ -89,15 +78,12 @@ func (r *Runner) hostsTrial(ctx context.Context, t *result.Trial, run suite.Run)
 	l, _, err := hosts.Generate(ctx, net, cell, root, out)
 	stopWatching(t, len(r.allowed), l)
 	if p.Exited() {
-		t.StderrTail = p.StderrTail(stderrTail)
-		return end(result.StatusFailed, "%s exited during the load (%v)%s", im.ID, p.ExitErr(), seeTail(t))
+		return exitedDuring(ctx, t, im, p)
 	}
 	if err != nil {
 		return end(result.StatusFailed, "load: %v", err)
 	}
 	t.Load = l
-	for _, f := range l.Flags {
-		t.Flags = appendFlag(t.Flags, f)
-	}
+	t.Flags = appendFlag(t.Flags, l.Flags...)
 	return end(result.StatusOK, "")
 }

@@ -16,7 +16,8 @@ import (
 )
 
 // TestHostsPlacement: a run with placement: hosts is measured by
-// generators in namespaces of their own and filed as one merged trial.
+// generators in namespaces of their own and filed as one merged trial; a
+// server that crashes under the load fails its trial as on one machine.
 func TestHostsPlacement(t *testing.T) {
 	if err := hosts.Available(); err != nil {
 		t.Skipf("skipping placement: hosts: %v", err)
@@ -24,9 +25,15 @@ func TestHostsPlacement(t *testing.T) {
 	dir := hostsCheckout(t)
 	run := testRun("hosts/test-ok", "test-ok", 1, 500*time.Millisecond)
 	run.Hosts = 2
-	o, err := Run(context.Background(), testSuite(run), Options{Manifest: testManifest(t, dir), Out: filepath.Join(dir, "results"), ReadyTimeout: 10 * time.Second})
+	crash := testRun("crash/test-crash40", "test-crash40", 1, 500*time.Millisecond)
+	crash.Hosts = 2
+	o, err := Run(context.Background(), testSuite(run, crash), Options{Manifest: testManifest(t, dir), Out: filepath.Join(dir, "results"), ReadyTimeout: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if tr := readTrial(t, o.Dir, crash.ID, 1); tr.Status != result.StatusFailed || !strings.HasPrefix(tr.Error, "test-crash40 exited during the load (exit status 3); see stderr_tail") ||
+		!strings.Contains(tr.StderrTail, "crashing after 40 requests") {
+		t.Errorf("crash: status %q error %q stderr %q", tr.Status, tr.Error, tr.StderrTail)
 	}
 	tr := readTrial(t, o.Dir, run.ID, 1)
 	if tr.Status != result.StatusOK || tr.Load == nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 
+	"restbench/internal/metric"
 	"restbench/internal/result"
 	"restbench/internal/suite"
 )
@@ -114,10 +115,10 @@ func (p *progress) runDone(run suite.Run, trials []*result.Trial) {
 	}
 	line := fmt.Sprintf("%-50s", run.ID)
 	if len(rps) > 0 {
-		m := result.Median(rps)
-		line += fmt.Sprintf(" %10.0f req/s  p99 %8.2f ms", m, result.Median(p99))
-		if len(rps) > 1 && m > 0 {
-			line += fmt.Sprintf("  ±%.1f%%", 100*(slices.Max(rps)-slices.Min(rps))/2/m)
+		s := metric.SpreadOf(rps)
+		line += fmt.Sprintf(" %10.0f req/s  p99 %8.2f ms", s.Median, result.Median(p99))
+		if s.N > 1 && s.Median > 0 {
+			line += fmt.Sprintf("  ±%.1f%%", 100*(s.Max-s.Min)/2/s.Median)
 		}
 	} else if why := notRunReason(trials); why != "" {
 		line += " " + why

@@ -22,6 +22,7 @@ import (
 	"restbench/internal/capacity"
 	"restbench/internal/cpu"
 	"restbench/internal/impl"
+	"restbench/internal/launch"
 	"restbench/internal/result"
 	"restbench/internal/runtimes"
 	"restbench/internal/suite"
@@ -45,7 +46,7 @@ type Options struct {
 	ServerCPU float64
 	Command   string // the command line, for env.json
 
-	ReadyTimeout time.Duration // how long a server may take to answer /status; default 20s
+	ReadyTimeout time.Duration // how long a server may take to answer /status; default launch.ReadyTimeout
 	StopGrace    time.Duration // SIGTERM to SIGKILL; default 3s
 	Interval     time.Duration // monitor interval; default 250ms
 
@@ -69,9 +70,8 @@ type Runner struct {
 	opt     Options
 	suite   *suite.Suite
 	folder  *folder
-	allowed []int            // CPUs usable by this process when it started
-	built   map[string]error // build outcome per implementation and runtime
-	rts     map[string]rtInstall
+	allowed []int                     // CPUs usable by this process when it started
+	launch  *launch.Launcher          // installs, builds and starts the servers
 	loads   map[string][]*result.Load // finished trials' loads, by run: rate_of a closed-loop run
 	// searches are the capacity searches of this invocation, by run and round.
 	searches map[string]searched
@@ -97,9 +97,6 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 	}
 	if opt.Out == "" {
 		opt.Out = "results"
-	}
-	if opt.ReadyTimeout <= 0 {
-		opt.ReadyTimeout = 20 * time.Second
 	}
 	if opt.StopGrace <= 0 {
 		opt.StopGrace = 3 * time.Second
@@ -143,7 +140,8 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Runner{opt: opt, suite: s, folder: f, allowed: allowed, built: map[string]error{}, loads: map[string][]*result.Load{}, searches: map[string]searched{}}
+	r := &Runner{opt: opt, suite: s, folder: f, allowed: allowed, loads: map[string][]*result.Load{}, searches: map[string]searched{}}
+	r.launch = &launch.Launcher{Manifest: opt.Manifest, Runtimes: opt.Runtimes, Log: opt.Log, BuildLog: opt.BuildLog, ReadyTimeout: opt.ReadyTimeout}
 	if err := r.installRuntimes(ctx, runs); err != nil {
 		return nil, err
 	}

@@ -125,6 +125,10 @@ func TestRunSuite(t *testing.T) {
 		if tr.Status != result.StatusFailed || !strings.Contains(tr.StderrTail, "cannot start") {
 			t.Errorf("status %q error %q stderr %q", tr.Status, tr.Error, tr.StderrTail)
 		}
+		// The error's first line, and a pointer to the rest.
+		if want := "start test-exit: test-exit exited before it was ready (exit status 1); stderr:; see stderr_tail"; tr.Error != want {
+			t.Errorf("error %q, want %q", tr.Error, want)
+		}
 	})
 	t.Run("process tree", func(t *testing.T) {
 		tr := readTrial(t, o.Dir, "tree/test-tree", 1)

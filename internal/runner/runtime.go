@@ -11,20 +11,14 @@ import (
 	"restbench/internal/suite"
 )
 
-// rtInstall is the outcome of installing one runtime.
-type rtInstall struct {
-	in  *runtimes.Installed
-	err error
-}
-
 // installRuntimes installs, before anything is measured, every runtime the
 // runs use, so that no download happens between two trials. A runtime that
 // cannot be installed fails the trials that need it, not the suite.
 func (r *Runner) installRuntimes(ctx context.Context, runs []suite.Run) error {
-	r.rts = map[string]rtInstall{}
 	if r.opt.Runtimes == nil {
 		return nil
 	}
+	tried := map[string]bool{}
 	for _, run := range withSearched(runs, r.suite.Runs) {
 		im, err := r.opt.Manifest.Get(run.Impl)
 		if err != nil {
@@ -34,10 +28,11 @@ func (r *Runner) installRuntimes(ctx context.Context, runs []suite.Run) error {
 		if err != nil {
 			return fmt.Errorf("%s: run %s: %w", r.suite.File, run.ID, err)
 		}
-		if _, done := r.rts[rt.Name]; done {
+		if tried[rt.Name] {
 			continue
 		}
-		in, err := r.opt.Runtimes.Install(ctx, rt, r.opt.Log)
+		tried[rt.Name] = true
+		_, err = r.launch.Install(ctx, rt)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -45,7 +40,6 @@ func (r *Runner) installRuntimes(ctx context.Context, runs []suite.Run) error {
 			// No progress bar yet: this comes before the first trial.
 			fmt.Fprintf(r.opt.Log, "warning: %v; the runs on %s will fail\n", err, rt.Name)
 		}
-		r.rts[rt.Name] = rtInstall{in, err}
 	}
 	return nil
 }
@@ -53,36 +47,17 @@ func (r *Runner) installRuntimes(ctx context.Context, runs []suite.Run) error {
 // onRuntime returns im as it runs on the run's runtime and the record of
 // that runtime for the trial; with no lock file, im as the manifest says.
 // notSupported is why im cannot run on it this way, or "".
-func (r *Runner) onRuntime(im impl.Impl, run suite.Run) (_ impl.Impl, rec *result.Runtime, notSupported string, err error) {
-	if run.RuntimeFlags == suite.FlagsDefault {
-		im = im.WithoutFlags()
+func (r *Runner) onRuntime(ctx context.Context, im impl.Impl, run suite.Run) (_ impl.Impl, rec *result.Runtime, notSupported string, err error) {
+	res, err := r.launch.On(ctx, im, run.Runtime, run.Env, run.RuntimeFlags == suite.FlagsDefault)
+	if res.Runtime == nil {
+		return res.Impl, nil, "", err
 	}
-	if r.opt.Runtimes == nil {
-		return im, nil, "", nil
+	rec = record(res.Runtime)
+	if res.NotSupported != "" {
+		return res.Impl, rec, res.NotSupported, nil
 	}
-	rt, err := r.opt.Runtimes.Resolve(im.Language, run.Runtime)
-	if err != nil {
-		return im, nil, "", err
-	}
-	got, ok := r.rts[rt.Name]
-	if !ok || got.err != nil {
-		return im, nil, "", fmt.Errorf("runtime %s: %v", rt.Name, got.err)
-	}
-	rec = record(got.in)
-	if why := rt.NotSupported(im.ID, run.Env); why != "" {
-		return im, rec, why, nil
-	}
-	in := got.in
-	if run.RuntimeFlags == suite.FlagsDefault {
-		// Nor the runtime's own flags (the copy keeps the shared record
-		// as installed).
-		bare := *in
-		bare.Flags = nil
-		in = &bare
-	}
-	im, err = im.On(in)
-	rec.Flags = append([]string{}, im.RuntimeFlags...) // [], not null, for none
-	return im, rec, "", err
+	rec.Flags = append([]string{}, res.Impl.RuntimeFlags...) // [], not null, for none
+	return res.Impl, rec, "", err
 }
 
 // record is what a trial and env.json say of an installed runtime.
@@ -92,14 +67,12 @@ func record(in *runtimes.Installed) *result.Runtime {
 
 // runtimeRecords is env.json's Runtimes: every runtime installed for this run.
 func (r *Runner) runtimeRecords() map[string]result.Runtime {
-	if len(r.rts) == 0 {
-		return nil
-	}
 	out := map[string]result.Runtime{}
-	for name, got := range r.rts {
-		if got.in != nil {
-			out[name] = *record(got.in)
-		}
+	for name, in := range r.launch.Installed() {
+		out[name] = *record(in)
+	}
+	if len(out) == 0 {
+		return nil
 	}
 	return out
 }

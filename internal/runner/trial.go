@@ -56,20 +56,9 @@ func (r *Runner) trialOn(ctx context.Context, run suite.Run, n int, eng engine.E
 	t.Flags = append(t.Flags, pl.flags...)
 	t.Placement = result.Placement{ServerCPUs: cpu.FormatList(pl.server), ClientCPUs: cpu.FormatList(pl.client), Pinned: pl.pinned, Quota: run.Quota}
 
-	im, err := r.opt.Manifest.Get(run.Impl)
-	if err != nil {
-		return fail("%v", err)
-	}
-	var why string
-	im, t.Runtime, why, err = r.onRuntime(im, run)
-	if err != nil {
-		return fail("%s: %v", run.ID, err)
-	}
-	if why != "" {
-		return finish(ctx, t, result.StatusNotSupported, "%s", why)
-	}
-	if err := r.build(ctx, im); err != nil {
-		return fail("%v", err)
+	im, done, err := r.resolve(ctx, t, run)
+	if done != nil || err != nil {
+		return done, err
 	}
 	cfg, err := r.derive(ctx, run, n, t)
 	if err != nil {
@@ -149,8 +138,7 @@ func (r *Runner) trialOn(ctx context.Context, run suite.Run, n int, eng engine.E
 	t.Load = res
 	select {
 	case <-died:
-		t.StderrTail = p.StderrTail(stderrTail)
-		return fail("%s exited during the load (%v)%s", im.ID, p.ExitErr(), seeTail(t))
+		return exitedDuring(ctx, t, im, p)
 	default:
 	}
 	if ctx.Err() != nil {
@@ -165,9 +153,7 @@ func (r *Runner) trialOn(ctx context.Context, run suite.Run, n int, eng engine.E
 	}
 	// The load's own flags (stalled-connections, inconsistent,
 	// behind-schedule) travel with the trial, so the report shows them.
-	for _, f := range res.Flags {
-		t.Flags = appendFlag(t.Flags, f)
-	}
+	t.Flags = appendFlag(t.Flags, res.Flags...)
 	if len(res.Timeline) > 0 {
 		if err := hlog.Commit(); err != nil {
 			return fail("%v", err)
@@ -296,43 +282,62 @@ func parallelism(s *result.Server) int {
 	}
 }
 
-// startServer starts im from the repository root as opt says and waits
-// until it is ready, on every placement: t records what the server
-// reported, or its stderr when it did not start. The caller stops p.
-func (r *Runner) startServer(ctx context.Context, t *result.Trial, im impl.Impl, opt server.Options) (*server.Process, error) {
-	opt.Dir = r.opt.Manifest.Root
-	p, err := server.Start(im, opt)
-	if err != nil {
-		return nil, err
+// resolve is the trial's implementation on the run's runtime (which t
+// records), built. When it cannot run there or does not build, t is filed
+// instead: done is t, or nil with ctx's error.
+func (r *Runner) resolve(ctx context.Context, t *result.Trial, run suite.Run) (im impl.Impl, done *result.Trial, err error) {
+	fail := func(status, format string, args ...any) (impl.Impl, *result.Trial, error) {
+		done, err := finish(ctx, t, status, format, args...)
+		return im, done, err
 	}
-	if err := p.WaitReady(ctx, r.opt.ReadyTimeout); err != nil {
+	if im, err = r.opt.Manifest.Get(run.Impl); err != nil {
+		return fail(result.StatusFailed, "%v", err)
+	}
+	var why string
+	if im, t.Runtime, why, err = r.onRuntime(ctx, im, run); err != nil {
+		return fail(result.StatusFailed, "%s: %v", run.ID, err)
+	}
+	if why != "" {
+		return fail(result.StatusNotSupported, "%s", why)
+	}
+	if err := r.launch.Build(ctx, im); err != nil {
+		return fail(result.StatusFailed, "%v", err)
+	}
+	return im, nil, nil
+}
+
+// exitedDuring files t as failed: the server exited during the load, and
+// t keeps its stderr.
+func exitedDuring(ctx context.Context, t *result.Trial, im impl.Impl, p *server.Process) (*result.Trial, error) {
+	t.StderrTail = p.StderrTail(stderrTail)
+	return finish(ctx, t, result.StatusFailed, "%s exited during the load (%v)%s", im.ID, p.ExitErr(), seeTail(t))
+}
+
+// startServer launches im as opt says, on every placement: t records what
+// the server reported, or its stderr when it did not become ready. The
+// caller stops p.
+func (r *Runner) startServer(ctx context.Context, t *result.Trial, im impl.Impl, opt server.Options) (*server.Process, error) {
+	p, err := r.launch.Start(ctx, im, opt)
+	if err != nil && p != nil {
 		t.StderrTail = p.StderrTail(stderrTail)
 		p.Stop(r.opt.StopGrace)
 		return nil, fmt.Errorf("start %s: %v%s", im.ID, firstLine(err), seeTail(t))
+	}
+	if err != nil {
+		return nil, err
 	}
 	t.Server = p.Reported()
 	return p, nil
 }
 
-// build builds an implementation once per invocation.
-func (r *Runner) build(ctx context.Context, im impl.Impl) error {
-	// The build command differs per runtime (a Go toolchain of its own).
-	key := im.ID + " " + im.Build
-	if err, done := r.built[key]; done {
-		return err
+// appendFlag appends each of fs that flags does not hold yet.
+func appendFlag(flags []string, fs ...string) []string {
+	for _, f := range fs {
+		if !slices.Contains(flags, f) {
+			flags = append(flags, f)
+		}
 	}
-	err := r.opt.Manifest.Build(ctx, im, r.opt.BuildLog)
-	if ctx.Err() == nil {
-		r.built[key] = err
-	}
-	return err
-}
-
-func appendFlag(flags []string, f string) []string {
-	if slices.Contains(flags, f) {
-		return flags
-	}
-	return append(flags, f)
+	return flags
 }
 
 // seeTail points at the trial's stderr_tail, or says the server wrote
