@@ -32,9 +32,9 @@ type Launch struct {
 //     --v8-flags, and no deno.lock written into the checkout;
 //   - the runtime's env (servers/runtimes.yaml) is added to the server's;
 //   - go@X builds with GOTOOLCHAIN=goX.Y.Z (and the toolchain's module file
-//     when go.mod's go line is too new for it) into bin/servers/goX.Y.Z/
-//     unless it is go.mod's own toolchain, whose binaries stay where `make
-//     servers` puts them.
+//     when go.mod's go line is too new for it) into bin/servers/goX.Y.Z/,
+//     one folder per toolchain; the plain `go` on PATH keeps the binaries
+//     where `make servers` puts them.
 func (in *Installed) Command(lang, build string, start []string) (Launch, error) {
 	if lang != in.Language {
 		return Launch{}, fmt.Errorf("runtime %s runs %s implementations, not %s ones", in.Name, in.Language, lang)
@@ -80,21 +80,22 @@ func (in *Installed) Command(lang, build string, start []string) (Launch, error)
 
 func (in *Installed) goCommand(l Launch) (Launch, error) {
 	l.BuildEnv = map[string]string{"GOTOOLCHAIN": in.Toolchain}
-	if in.Modfile == "" {
-		return l, nil
-	}
 	bin := l.Start[0]
 	if !strings.Contains(l.Build, bin) {
 		return Launch{}, fmt.Errorf("build command %q does not write %s, so restbench cannot build it with %s elsewhere", l.Build, bin, in.Toolchain)
 	}
-	// A binary of its own per toolchain, so that the default one is never
-	// replaced by an older build.
+	// A binary of its own per toolchain, so that two toolchains never
+	// share one (go@1.26 and go@1.27 both build without a module file of
+	// their own: in one folder the second would be measured as the first's
+	// build), and the default one is never replaced by a pinned build.
 	own := path.Join(path.Dir(bin), in.Toolchain, path.Base(bin))
 	l.Build = strings.Replace(l.Build, bin, own, 1)
 	l.Start = append([]string{own}, l.Start[1:]...)
-	// GOFLAGS rather than rewriting the build command: the user's own flags
-	// (-buildvcs=false, say) still apply.
-	l.BuildEnv["GOFLAGS"] = strings.TrimSpace(os.Getenv("GOFLAGS") + " -modfile=" + in.Modfile)
+	if in.Modfile != "" {
+		// GOFLAGS rather than rewriting the build command: the user's own
+		// flags (-buildvcs=false, say) still apply.
+		l.BuildEnv["GOFLAGS"] = strings.TrimSpace(os.Getenv("GOFLAGS") + " -modfile=" + in.Modfile)
+	}
 	return l, nil
 }
 

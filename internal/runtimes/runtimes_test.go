@@ -136,8 +136,12 @@ func TestCommand(t *testing.T) {
 		{"deno's env and the runtime's", Installed{Runtime: Runtime{Name: "deno", Language: Node, Env: map[string]string{"X": "1"}}, Path: "/c/deno"}, Node, "npm ci", nodeStart,
 			Launch{Build: "npm ci", Start: []string{"/c/deno", "run", "-A", "--no-lock", "--v8-flags=--max-semi-space-size=4", "servers/node/main.js", "http"},
 				Env: map[string]string{"DENO_NO_UPDATE_CHECK": "1", "DENO_NO_PROMPT": "1", "X": "1"}, Flags: []string{"--v8-flags=--max-semi-space-size=4"}}, ""},
+		// Two toolchains that need no module file of their own still get a
+		// binary each: in one folder the second would run the first's build.
 		{"go module toolchain", Installed{Runtime: Runtime{Name: "go@1.26", Language: Go, Toolchain: "go1.26.8"}}, Go, goBuild, []string{"bin/servers/go-nethttp"},
-			Launch{Build: goBuild, BuildEnv: map[string]string{"GOTOOLCHAIN": "go1.26.8"}, Start: []string{"bin/servers/go-nethttp"}}, ""},
+			Launch{Build: "go build -o bin/servers/go1.26.8/go-nethttp ./servers/go/nethttp", BuildEnv: map[string]string{"GOTOOLCHAIN": "go1.26.8"}, Start: []string{"bin/servers/go1.26.8/go-nethttp"}}, ""},
+		{"a newer toolchain beside it", Installed{Runtime: Runtime{Name: "go@1.27", Language: Go, Toolchain: "go1.27.4"}}, Go, goBuild, []string{"bin/servers/go-nethttp"},
+			Launch{Build: "go build -o bin/servers/go1.27.4/go-nethttp ./servers/go/nethttp", BuildEnv: map[string]string{"GOTOOLCHAIN": "go1.27.4"}, Start: []string{"bin/servers/go1.27.4/go-nethttp"}}, ""},
 		{"older go: own binary and modfile", Installed{Runtime: Runtime{Name: "go@1.22", Language: Go, Toolchain: "go1.22.12", Modfile: "servers/go/toolchains/go1.22.mod"}}, Go, goBuild, []string{"bin/servers/go-nethttp"},
 			Launch{Build: "go build -o bin/servers/go1.22.12/go-nethttp ./servers/go/nethttp",
 				BuildEnv: map[string]string{"GOTOOLCHAIN": "go1.22.12", "GOFLAGS": "-buildvcs=false -modfile=servers/go/toolchains/go1.22.mod"},
