@@ -82,6 +82,9 @@ func (in *Installed) goCommand(l Launch) (Launch, error) {
 	l.BuildEnv = map[string]string{"GOTOOLCHAIN": in.Toolchain}
 	bin := l.Start[0]
 	if !strings.Contains(l.Build, bin) {
+		if in.Modfile == "" {
+			return l, nil // a binary the build does not write: nothing to keep apart
+		}
 		return Launch{}, fmt.Errorf("build command %q does not write %s, so restbench cannot build it with %s elsewhere", l.Build, bin, in.Toolchain)
 	}
 	// A binary of its own per toolchain, so that two toolchains never

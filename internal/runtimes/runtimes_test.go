@@ -140,6 +140,8 @@ func TestCommand(t *testing.T) {
 		// binary each: in one folder the second would run the first's build.
 		{"go module toolchain", Installed{Runtime: Runtime{Name: "go@1.26", Language: Go, Toolchain: "go1.26.8"}}, Go, goBuild, []string{"bin/servers/go-nethttp"},
 			Launch{Build: "go build -o bin/servers/go1.26.8/go-nethttp ./servers/go/nethttp", BuildEnv: map[string]string{"GOTOOLCHAIN": "go1.26.8"}, Start: []string{"bin/servers/go1.26.8/go-nethttp"}}, ""},
+		{"a binary no build writes stays", Installed{Runtime: Runtime{Name: "go@1.27", Language: Go, Toolchain: "go1.27.4"}}, Go, "", []string{"/usr/local/bin/server"},
+			Launch{BuildEnv: map[string]string{"GOTOOLCHAIN": "go1.27.4"}, Start: []string{"/usr/local/bin/server"}}, ""},
 		{"a newer toolchain beside it", Installed{Runtime: Runtime{Name: "go@1.27", Language: Go, Toolchain: "go1.27.4"}}, Go, goBuild, []string{"bin/servers/go-nethttp"},
 			Launch{Build: "go build -o bin/servers/go1.27.4/go-nethttp ./servers/go/nethttp", BuildEnv: map[string]string{"GOTOOLCHAIN": "go1.27.4"}, Start: []string{"bin/servers/go1.27.4/go-nethttp"}}, ""},
 		{"older go: own binary and modfile", Installed{Runtime: Runtime{Name: "go@1.22", Language: Go, Toolchain: "go1.22.12", Modfile: "servers/go/toolchains/go1.22.mod"}}, Go, goBuild, []string{"bin/servers/go-nethttp"},
