@@ -59,14 +59,10 @@ var ErrNoQuota = errors.New("no writable cgroup with the cpu controller")
 // then cgroup v1 (cpu.cfs_quota_us). The error, when neither works, says how
 // to make one writable.
 func NewQuota(name string, cpus float64, period time.Duration) (*Quota, error) {
-	if cpus <= 0 {
-		return nil, fmt.Errorf("quota %v: use a positive number of CPUs, e.g. 1 or 0.5", cpus)
+	quota, periodUS, err := limit(cpus, period)
+	if err != nil {
+		return nil, err
 	}
-	if period == 0 {
-		period = DockerPeriod
-	}
-	periodUS := period.Microseconds()
-	quota := int64(cpus*float64(periodUS) + 0.5)
 	// The pid in the name lets a later run tell a killed run's leftover
 	// from a live run's cgroup (SweepQuotas).
 	leaf := fmt.Sprintf("%s%d-%d-%s", quotaPrefix, os.Getpid(), quotaSeq.Add(1), safeName(name))
@@ -87,6 +83,19 @@ func NewQuota(name string, cpus float64, period time.Duration) (*Quota, error) {
 	}
 	return nil, fmt.Errorf("cpu quota %g: %w (%s); run restbench as root, or delegate a cgroup with the cpu controller to this user (systemd-run --user --scope -p Delegate=yes restbench run ...)",
 		cpus, ErrNoQuota, strings.Join(tried, "; "))
+}
+
+// limit is cpus CPUs' time every period (DockerPeriod when 0) in the
+// microseconds a cgroup's files take.
+func limit(cpus float64, period time.Duration) (quota, periodUS int64, err error) {
+	if cpus <= 0 {
+		return 0, 0, fmt.Errorf("quota %v: use a positive number of CPUs, e.g. 1 or 0.5", cpus)
+	}
+	if period == 0 {
+		period = DockerPeriod
+	}
+	periodUS = period.Microseconds()
+	return int64(cpus*float64(periodUS) + 0.5), periodUS, nil
 }
 
 // newV2 makes the cgroup below the v2 cgroup this process is in (or below
@@ -161,17 +170,12 @@ func makeV1(parent, leaf string, cpus float64, quota, periodUS int64) (*Quota, e
 // over 10 ms would never stop it for the rest of a period. Start the server
 // with the inner quota's Wrap; its Remove removes both.
 func (q *Quota) Nest(name string, cpus float64, period time.Duration) (*Quota, error) {
-	if cpus <= 0 {
-		return nil, fmt.Errorf("quota %v: use a positive number of CPUs, e.g. 1 or 0.5", cpus)
+	quota, periodUS, err := limit(cpus, period)
+	if err != nil {
+		return nil, err
 	}
-	if period == 0 {
-		period = DockerPeriod
-	}
-	periodUS := period.Microseconds()
-	quota := int64(cpus*float64(periodUS) + 0.5)
 	leaf := "inner-" + safeName(name)
 	var in *Quota
-	var err error
 	if q.Mechanism == MechanismV2 {
 		// The outer group holds no process, so its children may take the
 		// cpu controller.
@@ -217,11 +221,10 @@ func (q *Quota) Remove() error {
 // SetCPUs changes the quota of a live cgroup to cpus CPUs' time per period:
 // the processes in it are held to the new figure from the next period on.
 func (q *Quota) SetCPUs(cpus float64) error {
-	if cpus <= 0 {
-		return fmt.Errorf("quota %v: use a positive number of CPUs", cpus)
+	quota, periodUS, err := limit(cpus, q.Period)
+	if err != nil {
+		return err
 	}
-	periodUS := q.Period.Microseconds()
-	quota := int64(cpus*float64(periodUS) + 0.5)
 	file, v := filepath.Join(q.Dir, "cpu.max"), fmt.Appendf(nil, "%d %d", quota, periodUS)
 	if q.Mechanism == MechanismV1 {
 		file, v = filepath.Join(q.Dir, "cpu.cfs_quota_us"), strconv.AppendInt(nil, quota, 10)

@@ -327,21 +327,10 @@ func TestServerCPUNarrowed(t *testing.T) {
 		{"2", 0},
 	} {
 		t.Run("GOMAXPROCS="+tc.gomaxprocs, func(t *testing.T) {
-			dir := t.TempDir()
-			run := testRun("slow/test-ok", "test-ok", 1, 300*time.Millisecond)
-			run.Pinned = false
-			run.Env["GOMAXPROCS"] = tc.gomaxprocs
-			o, err := Run(context.Background(), testSuite(run), Options{Manifest: testManifest(t, dir), Out: filepath.Join(dir, "r"), ServerCPU: 0.5})
-			if err != nil {
-				t.Fatal(err)
-			}
-			tr := readTrial(t, o.Dir, run.ID, 1)
-			if tr.Status != result.StatusOK {
-				if !strings.Contains(tr.Error, "--server-cpu") {
-					t.Fatalf("status %s: %s; want ok, or a failure naming --server-cpu", tr.Status, tr.Error)
-				}
-				t.Skip(tr.Error)
-			}
+			tr, _ := slowTrial(t, func(r *suite.Run) {
+				r.Pinned = false
+				r.Env["GOMAXPROCS"] = tc.gomaxprocs
+			})
 			if got := tr.Placement.ServerCPUQuota; got != tc.want {
 				t.Errorf("server_cpu_quota %g, want %g (server reported %+v on CPUs %s)", got, tc.want, tr.Server, tr.Placement.ServerCPUs)
 			}
@@ -354,20 +343,7 @@ func TestServerCPUNarrowed(t *testing.T) {
 // server is both slower throughout and stopped when docker's quota is
 // spent; the trial records the quota as applied.
 func TestServerCPUNestsQuota(t *testing.T) {
-	dir := t.TempDir()
-	run := testRun("slow/test-ok", "test-ok", 1, 300*time.Millisecond)
-	run.Quota = 0.5
-	o, err := Run(context.Background(), testSuite(run), Options{Manifest: testManifest(t, dir), Out: filepath.Join(dir, "r"), ServerCPU: 0.5})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := readTrial(t, o.Dir, run.ID, 1)
-	if tr.Status != result.StatusOK {
-		if !strings.Contains(tr.Error, "--server-cpu") {
-			t.Fatalf("status %s: %s; want ok, or a failure naming --server-cpu", tr.Status, tr.Error)
-		}
-		t.Skip(tr.Error)
-	}
+	tr, dir := slowTrial(t, func(r *suite.Run) { r.Quota = 0.5 })
 	if p := tr.Placement; !p.QuotaApplied || p.Quota != 0.5 || p.ServerCPU != 0.5 {
 		t.Errorf("placement %+v, want the quota 0.5 applied under server_cpu 0.5", p)
 	}
@@ -379,6 +355,28 @@ func TestServerCPUNestsQuota(t *testing.T) {
 	if !nested {
 		t.Errorf("the server ran in %q, want a restbench quota's inner-docker group", si.cgroups)
 	}
+}
+
+// slowTrial runs one trial of the test server under run --server-cpu 0.5,
+// with change made to its run, and returns it with the folder the server
+// wrote its info in; it skips where no cgroup can hold the server.
+func slowTrial(t *testing.T, change func(*suite.Run)) (*result.Trial, string) {
+	t.Helper()
+	dir := t.TempDir()
+	run := testRun("slow/test-ok", "test-ok", 1, 300*time.Millisecond)
+	change(&run)
+	o, err := Run(context.Background(), testSuite(run), Options{Manifest: testManifest(t, dir), Out: filepath.Join(dir, "r"), ServerCPU: 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := readTrial(t, o.Dir, run.ID, 1)
+	if tr.Status != result.StatusOK {
+		if !strings.Contains(tr.Error, "--server-cpu") {
+			t.Fatalf("status %s: %s; want ok, or a failure naming --server-cpu", tr.Status, tr.Error)
+		}
+		t.Skip(tr.Error)
+	}
+	return tr, dir
 }
 
 func TestUnknownImplementation(t *testing.T) {
