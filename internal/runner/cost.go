@@ -53,8 +53,9 @@ func (r *Runner) watch(p *server.Process, start time.Time, idle *float64, idleMS
 
 // serverCPUShare is the server's mean CPU in the measured part as a share
 // of the CPUs it could use: its cores, at most its applied quota, at most
-// the threads it reports (Node's 1 on two cores is saturated at 100 %). 0
-// when nothing was sampled.
+// the threads it reports (parallelism, as run --server-cpu narrows its
+// quota: Node's 1 on two cores is saturated at 100 %). 0 when nothing was
+// sampled.
 func serverCPUShare(t *result.Trial) float64 {
 	m := t.Monitor
 	if m == nil || len(m.Samples) == 0 {
@@ -68,8 +69,8 @@ func serverCPUShare(t *result.Trial) float64 {
 	if q := t.Placement.Quota; q > 0 && t.Placement.QuotaApplied {
 		budget = min(budget, q)
 	}
-	if t.Server != nil && t.Server.Threads > 0 {
-		budget = min(budget, float64(t.Server.Threads))
+	if n := parallelism(t.Server); n > 0 {
+		budget = min(budget, float64(n))
 	}
 	if f := t.Placement.ServerCPU; f > 0 {
 		budget *= f // run --server-cpu: its cgroup holds it to f of that

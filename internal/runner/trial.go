@@ -86,7 +86,7 @@ func (r *Runner) trialOn(ctx context.Context, run suite.Run, n int, eng engine.E
 		return fail("%v", err)
 	}
 	defer p.Stop(r.opt.StopGrace)
-	if r.opt.ServerCPU > 0 && quota != nil {
+	if quota != nil {
 		if err := narrowQuota(quota, r.opt.ServerCPU, t); err != nil {
 			return fail("%s: --server-cpu %g: %v", run.ID, r.opt.ServerCPU, err)
 		}
@@ -224,15 +224,14 @@ func (r *Runner) quota(run suite.Run, pl placement, t *result.Trial) (wrap []str
 			return nil, nil, remove, err
 		}
 		last = slow
+		t.Placement.QuotaMechanism = slow.Mechanism
 		if run.Quota > 0 {
 			in, err := slow.Nest("docker", f*run.Quota, 0)
 			if err != nil {
 				return nil, nil, remove, err
 			}
 			last = in
-			t.Placement.QuotaApplied, t.Placement.QuotaMechanism = true, in.Mechanism
-		} else {
-			t.Placement.QuotaMechanism = slow.Mechanism
+			t.Placement.QuotaApplied = true
 		}
 		return last.Wrap(), slow, remove, nil
 	}
