@@ -112,6 +112,17 @@ func overflowed(ts []*result.Trial) []*result.Trial {
 	return ts
 }
 
+// short sets every trial's achieved req/s to rps, its server's CPU share
+// to share, and its flags from them.
+func short(ts []*result.Trial, rps, share float64) []*result.Trial {
+	for _, t := range ts {
+		t.Load.RPS, t.Load.ServerCPUShare = rps, share
+		t.Load.Flags = result.ValidityFlags(t.Load)
+		t.Flags = t.Load.Flags
+	}
+	return ts
+}
+
 func window(ts []*result.Trial, s float64) []*result.Trial {
 	for _, t := range ts {
 		t.Load.DurationS = s
@@ -143,6 +154,11 @@ func TestRateCapped(t *testing.T) {
 		{"both capped", sat, cell("c1000", 1000), cell("c100", 1000), NotComparable, "", "c1000: capped at the rate", ""},
 		// c=100 fell behind too: both carried what they could.
 		{"neither capped", sat, cell("c1000", 650), cell("c100", 900), DoesNotHold, "", "", FlagRateCapped},
+		// c=100 fell 3 % short of its rate at 100 % of its CPU: its own
+		// capacity, not the rate, set what it carried.
+		{"saturated just short", sat, cell("c1000", 650), short(cell("c100", 1000), 970, 1.0), DoesNotHold, "", "", FlagRateCapped},
+		// The same shortfall with CPU to spare is a stall: the rate capped it.
+		{"stalled just short", sat, cell("c1000", 650), short(cell("c100", 1000), 970, 0.8), DoesNotHold, "upper", "c100: capped at the rate", ""},
 		// Not saturated: no cap is said (the flags decide as before).
 		{"not saturated", &result.PublishedLoad{Tool: "wrk2", Model: result.ModelOpen}, cell("c1000", 650), cell("c100", 1000), NotComparable, "", "", FlagRateCapped},
 	}
