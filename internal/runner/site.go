@@ -1,0 +1,152 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"restbench/internal/cpu"
+	"restbench/internal/engine"
+	"restbench/internal/impl"
+	"restbench/internal/load"
+	"restbench/internal/result"
+	"restbench/internal/server"
+	"restbench/internal/suite"
+)
+
+// A site is where a trial's server and generator run: this machine's CPUs
+// (local: pinned or shared, under quotas), or network namespaces standing
+// in for a cluster's hosts (placement: hosts). trialOn asks it the same
+// questions in the same order on every placement.
+type site interface {
+	// prepare is how the server starts there, once the run's load is
+	// derived (cfg): its environment and the command prefix that places
+	// it. A run the site cannot measure is filed instead: done is t, or nil
+	// with ctx's error.
+	prepare(ctx context.Context, t *result.Trial, run suite.Run, im impl.Impl, cfg load.Config) (opt server.Options, done *result.Trial, err error)
+	// started runs once the server is ready (the stand-in's quota narrowed
+	// to the threads it reported).
+	started(t *result.Trial) error
+	// generate runs the load against p. It calls watch once, when the
+	// measured part is about to start, and the function watch returns once
+	// the load is over, with the CPUs the generator could use. Its error
+	// says which part failed ("prewarm: ...", "load: ...").
+	generate(ctx context.Context, t *result.Trial, run suite.Run, cfg load.Config, p *server.Process, watch watcher) (*result.Load, error)
+	// keep commits what the site wrote beside the trial (the .hlog of
+	// res) once the trial is ok.
+	keep(res *result.Load) error
+	close()
+}
+
+// watcher starts watching the server from start (monitor, listen queue)
+// and returns what stops it and records it in the trial.
+type watcher func(start time.Time) (stop func(clientCPUs int, l *result.Load))
+
+// site is the place run's trial t runs: network namespaces for placement
+// hosts, else this machine's CPUs. A run that cannot run here is filed
+// instead (done is t, or nil with ctx's error).
+func (r *Runner) site(ctx context.Context, t *result.Trial, run suite.Run, eng engine.Engine) (site, *result.Trial, error) {
+	if run.Hosts > 0 {
+		return r.hostsSite(ctx, t, run)
+	}
+	if why := notRun(run, len(r.allowed)); why != "" {
+		t.Status, t.Error = result.StatusNotRun, why
+		t.Finished = t.Started
+		return nil, t, nil
+	}
+	pl, err := place(run, r.allowed)
+	if err != nil {
+		done, err := finish(ctx, t, result.StatusFailed, "%s: %v", run.ID, err)
+		return nil, done, err
+	}
+	t.Flags = append(t.Flags, pl.flags...)
+	t.Placement = result.Placement{ServerCPUs: cpu.FormatList(pl.server), ClientCPUs: cpu.FormatList(pl.client), Pinned: pl.pinned, Quota: run.Quota}
+	return &local{r: r, pl: pl, eng: eng, remove: func() {}}, nil, nil
+}
+
+// local is this machine: the server on its CPUs of the placement (under
+// the suite's quota and run --server-cpu's stand-in), the generator, and
+// restbench with it, on the client's.
+type local struct {
+	r      *Runner
+	pl     placement
+	eng    engine.Engine // nil: the run's own
+	slow   *cpu.Quota    // run --server-cpu's group, narrowed once the server is ready
+	remove func()        // removes the quota groups
+	hlog   *result.AtomicFile
+}
+
+func (s *local) prepare(ctx context.Context, t *result.Trial, run suite.Run, _ impl.Impl, _ load.Config) (server.Options, *result.Trial, error) {
+	fail := func(format string, args ...any) (server.Options, *result.Trial, error) {
+		done, err := finish(ctx, t, result.StatusFailed, format, args...)
+		return server.Options{}, done, err
+	}
+	wrap, slow, remove, err := s.r.quota(run, s.pl, t)
+	s.remove = remove
+	if err != nil {
+		return fail("%s: --server-cpu %g: %v", run.ID, s.r.opt.ServerCPU, err)
+	}
+	s.slow = slow
+	// The server always goes through taskset: restbench itself may be
+	// pinned to the client CPUs by now, and a child inherits that.
+	wrap = append(wrap, "taskset", "-c", cpu.FormatList(s.pl.server))
+	// Pin restbench too (the monitor, and the generator when it is built
+	// in), so that nothing of the client side runs on the server's CPUs.
+	if err := cpu.PinSelf(s.pl.client); err != nil {
+		return fail("%v", err)
+	}
+	if s.eng == nil {
+		if s.eng, err = engine.New(run.Engine); err != nil {
+			return fail("%v", err)
+		}
+	}
+	// The built-in generator writes each second's latency to the .hlog
+	// as the second ends (wrk and ab write none).
+	if s.hlog, err = result.CreateAtomic(s.r.folder.hlogPath(run.ID, t.Trial)); err != nil {
+		return fail("hlog: %v", err)
+	}
+	return server.Options{Env: run.Env, Wrap: wrap}, nil, nil
+}
+
+func (s *local) started(t *result.Trial) error {
+	if s.slow == nil {
+		return nil
+	}
+	if err := narrowQuota(s.slow, s.r.opt.ServerCPU, t); err != nil {
+		return fmt.Errorf("--server-cpu %g: %v", s.r.opt.ServerCPU, err)
+	}
+	return nil
+}
+
+func (s *local) generate(ctx context.Context, t *result.Trial, run suite.Run, cfg load.Config, p *server.Process, watch watcher) (*result.Load, error) {
+	cfg.URL = p.URL() + cfg.URL
+	cfg.CPUs = s.pl.client
+	cfg.Hlog = s.hlog
+	if run.Prewarm > 0 {
+		if err := prewarm(ctx, s.eng, cfg, run.Prewarm); err != nil {
+			return nil, fmt.Errorf("prewarm: %w", err)
+		}
+		t.PrewarmS = run.Prewarm.Seconds()
+	}
+	stop := watch(time.Now().Add(cfg.Warmup))
+	res, err := s.eng.Run(ctx, cfg)
+	stop(clientBudget(run.Engine, len(s.pl.client)), res)
+	if err != nil {
+		return res, fmt.Errorf("load: %w", err)
+	}
+	return res, nil
+}
+
+func (s *local) keep(res *result.Load) error {
+	if len(res.Timeline) == 0 {
+		return nil // wrk and ab write no .hlog
+	}
+	return s.hlog.Commit()
+}
+
+func (s *local) close() {
+	if s.hlog != nil {
+		s.hlog.Abort()
+	}
+	s.remove()
+}
