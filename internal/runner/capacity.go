@@ -25,7 +25,7 @@ func (r *Runner) rateOf(ctx context.Context, run suite.Run, n int) (float64, *re
 			return 0, from, err // a failed trial keeps the steps that found nothing
 		}
 	} else {
-		c, _, err := r.capacity(run.RateOf)
+		c, _, err := r.measured(run.RateOf)
 		if err != nil {
 			return 0, nil, err
 		}

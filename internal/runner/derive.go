@@ -45,7 +45,7 @@ func (r *Runner) derive(ctx context.Context, run suite.Run, n int, t *result.Tri
 	p99, at := serviceP99(t.RateFrom.Search, cfg.Rate)
 	if !run.RateSearch {
 		// A closed-loop reference: its median p99 at its capacity.
-		at, p99, _ = r.capacity(run.RateOf) // rateOf has read it already
+		at, p99, _ = r.measured(run.RateOf) // rateOf has read it already
 	}
 	hold := 0.0
 	if l := run.Little; l != nil {

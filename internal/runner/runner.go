@@ -235,10 +235,12 @@ func (r *Runner) record(t *result.Trial) {
 	}
 }
 
-// capacity is the median req/s of the run id's finished trials, measured now
-// or found in the folder (--resume, or a run that --only left out), and
-// their median p99 (the service time of connections: little(M)).
-func (r *Runner) capacity(id string) (rps, p99 float64, err error) {
+// measured is the median req/s of the run id's finished trials, measured
+// now or found in the folder (--resume, or a run that --only left out),
+// and their median p99 (the service time of connections: little(M)): the
+// figure a rate_of without a search is a fraction of (a closed loop's
+// req/s; package capacity's searches are another thing, Runner.search).
+func (r *Runner) measured(id string) (rps, p99 float64, err error) {
 	v := r.loads[id]
 	if len(v) == 0 {
 		for n := 1; n <= 100; n++ {
