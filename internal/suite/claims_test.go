@@ -21,18 +21,23 @@ const benchCores = 2
 // its explicit CPU list, one when pinned, every core when shared, and no
 // more than its quota.
 func serverCores(r *Run) float64 {
-	n := float64(benchCores)
-	switch {
-	case r.ServerCPUs != "":
-		list, _ := cpu.ParseList(r.ServerCPUs)
-		n = float64(len(list))
-	case r.Pinned:
-		n = benchCores - 1
-	}
+	n := cpuCores(r)
 	if r.Quota > 0 {
 		n = min(n, math.Ceil(r.Quota))
 	}
 	return n
+}
+
+// cpuCores is the cores r's server may run on, its quota aside.
+func cpuCores(r *Run) float64 {
+	switch {
+	case r.ServerCPUs != "":
+		list, _ := cpu.ParseList(r.ServerCPUs)
+		return float64(len(list))
+	case r.Pinned:
+		return benchCores - 1
+	}
+	return benchCores
 }
 
 // closedLoop: the run offers no rate, so the server is saturated (wrk, ab
@@ -89,6 +94,16 @@ func forced(c result.Conclusion, byID map[string]*Run) string {
 		for _, s := range sides {
 			if closedLoop(s.run) && serverCores(s.run) <= 1 {
 				return fmt.Sprintf("a CPU-share claim on %s, saturated (closed loop) on %g core: its CPU is at most 100 %% by construction (grade it where the server may use more cores: requires: {min_cores: 2} or placement shared)", s.run.ID, serverCores(s.run))
+			}
+		}
+	case c.Metric == "p99_p50":
+		// A tail's shape under a CPU quota that a saturated server spends:
+		// it is throttled for the rest of each period (docker's 100 ms), and
+		// the requests that arrive then wait out the pause: that pause, not
+		// the server, makes the p99.
+		for _, s := range sides {
+			if closedLoop(s.run) && s.run.Quota > 0 && s.run.Quota < cpuCores(s.run) {
+				return fmt.Sprintf("a tail-shape claim on %s, saturated (closed loop) under a %g-CPU quota: the throttle's pause in every period sets its p99 (grade it unthrottled: requires: {min_cores: N})", s.run.ID, s.run.Quota)
 			}
 		}
 	case latencyKey(c.Metric) && !paired:
@@ -196,6 +211,12 @@ func TestForced(t *testing.T) {
 			[]*Run{shared("node"), shared("go")}, false},
 		{"CPU band under a 1-CPU quota", result.Conclusion{Metric: "cpu_pct", Claim: "band", Low: 90, A: "go"},
 			[]*Run{quota("go")}, true},
+		{"tail shape under a 1-CPU quota, closed loop", result.Conclusion{Metric: "p99_p50", Claim: "band", High: 1.5, A: "go"},
+			[]*Run{quota("go")}, true},
+		{"tail shape under a quota, needs 3 cores", result.Conclusion{Metric: "p99_p50", Claim: "band", High: 1.5, A: "go", Requires: &result.Requires{MinCores: 3}},
+			[]*Run{quota("go")}, false},
+		{"tail shape without a quota", result.Conclusion{Metric: "p99_p50", Claim: "band", High: 1.5, A: "go"},
+			[]*Run{pinned("go", 10)}, false},
 		{"system CPU grows, pinned closed loop", result.Conclusion{Metric: "cores_busy_pct", Claim: "grows", Points: []result.Point{{X: 1, A: "go a"}, {X: 2, A: "go b"}}},
 			[]*Run{pinned("go a", 10), pinned("go b", 100)}, true},
 		{"CPU grows, open loop at a rate", result.Conclusion{Metric: "cpu_pct", Claim: "grows", Points: []result.Point{{X: 1, A: "go a"}, {X: 2, A: "go b"}}},
