@@ -18,7 +18,7 @@ targets=(
 	"./servers/go/service FuzzSum"
 	"./servers/go/service FuzzFilter"
 	"./servers/go/service FuzzParseTime"
-	"./internal/load FuzzResponse"
+	"./internal/load/http1 FuzzResponse"
 	"./internal/load FuzzMix"
 	"./internal/suite FuzzSuite"
 	"./internal/threshold FuzzParse"

@@ -17,6 +17,7 @@ import (
 
 	"restbench/internal/k8s"
 	"restbench/internal/load"
+	"restbench/internal/load/summary"
 	"restbench/internal/loadflags"
 	"restbench/internal/result"
 	"restbench/internal/suite"
@@ -155,7 +156,7 @@ func TestLoadJSONToStdoutAndReprint(t *testing.T) {
 		t.Fatal(err)
 	}
 	var want bytes.Buffer
-	load.Print(&want, &res)
+	summary.Print(&want, &res)
 	if printed != want.String() || !strings.Contains(printed, "50 requests") {
 		t.Errorf("report %s printed\n%s\nwant what load printed:\n%s", file, printed, want.String())
 	}

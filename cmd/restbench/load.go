@@ -12,6 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"restbench/internal/load"
+	"restbench/internal/load/summary"
 	"restbench/internal/loadflags"
 	"restbench/internal/result"
 )
@@ -169,7 +170,7 @@ func (o *loadRun) run(ctx context.Context, g *globals, args []string) error {
 		res.Settings.StartAt = start.UTC().Format(time.RFC3339Nano)
 	}
 	text := jsonOut.text()
-	load.Print(text, res)
+	summary.Print(text, res)
 	if jsonOut != nil {
 		if err := jsonOut.commit(res); err != nil {
 			return fmt.Errorf("load: --json: %w", err)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"restbench/internal/load"
+	"restbench/internal/load/summary"
 	"restbench/internal/report"
 	"restbench/internal/result"
 )
@@ -105,7 +105,7 @@ func printSaved(w io.Writer, path string) error {
 		if err := json.Unmarshal(data, &l); err != nil {
 			return fmt.Errorf("report: %s: %w", path, err)
 		}
-		load.Print(w, &l)
+		summary.Print(w, &l)
 	default:
 		return usageError("report: %s is neither a load nor a capacity result (restbench load --json or capacity --json writes one), nor a results folder", path)
 	}

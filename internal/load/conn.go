@@ -2,6 +2,8 @@ package load
 
 import (
 	"golang.org/x/sys/unix"
+
+	"restbench/internal/load/http1"
 )
 
 // Connection states.
@@ -26,7 +28,7 @@ type conn struct {
 	completed int64 // requests it completed within the window
 	out       []byte
 	got       int64 // bytes read for the request in flight
-	resp      response
+	resp      http1.Response
 	intended  int64 // ns: when the request was due; its latency counts from here
 	sentAt    int64 // ns: when it was actually sent; its service time counts from here
 	deadline  int64 // ns: when it times out
@@ -168,7 +170,7 @@ func (c *conn) read(l *loop, events uint32, now int64) {
 			return
 		}
 		if n == 0 {
-			if c.resp.eof() {
+			if c.resp.EOF() {
 				c.complete(l, now, true, true)
 			} else {
 				c.fail(l, now)
@@ -176,7 +178,7 @@ func (c *conn) read(l *loop, events uint32, now int64) {
 			return
 		}
 		c.got += int64(n)
-		used, done, perr := c.resp.feed(l.buf[:n])
+		used, done, perr := c.resp.Feed(l.buf[:n])
 		if perr != nil {
 			c.closeSocket(l) // the stream is out of step: start afresh
 			l.finish(c, errRead, now)
@@ -191,7 +193,7 @@ func (c *conn) read(l *loop, events uint32, now int64) {
 			return
 		}
 		if done {
-			c.complete(l, now, c.resp.close, events&unix.EPOLLRDHUP != 0)
+			c.complete(l, now, c.resp.Close, events&unix.EPOLLRDHUP != 0)
 			return
 		}
 		// Drained for now; epoll says when there is more. Unless the peer
@@ -261,7 +263,7 @@ func (c *conn) fail(l *loop, now int64) {
 	if retry {
 		c.retried = true
 		c.out = t.raw
-		c.resp.reset()
+		c.resp.Reset()
 		c.dial(l, now)
 		return
 	}

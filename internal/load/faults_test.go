@@ -193,14 +193,6 @@ func TestRetryOnlyIdempotent(t *testing.T) {
 	}
 }
 
-func TestIdempotent(t *testing.T) {
-	for method, want := range map[string]bool{"GET": true, "HEAD": true, "PUT": true, "DELETE": true, "OPTIONS": true, "POST": false, "PATCH": false} {
-		if got := idempotent([]byte(method + " / HTTP/1.1\r\n")); got != want {
-			t.Errorf("idempotent(%s) = %v, want %v", method, got, want)
-		}
-	}
-}
-
 // TestServerClosesFirst: without keep-alive the server closes every
 // connection after its response ("Connection: close"), and the generator
 // leaves that close to it, as ab does: a client that closed first would

@@ -289,8 +289,8 @@ func (l *loop) start(c *conn, intended, now int64) {
 	t := &g.targets[c.target]
 	c.intended, c.sentAt, c.deadline = intended, now, now+g.timeout
 	c.out, c.got, c.retried = t.raw, 0, false
-	c.resp.reset()
-	c.resp.keepBody, c.resp.noBody = g.expectJSON, t.head
+	c.resp.Reset()
+	c.resp.KeepBody, c.resp.NoBody = g.expectJSON, t.head
 	l.inflight++
 	c.send(l, now)
 }
@@ -311,9 +311,9 @@ func (l *loop) finish(c *conn, class int, now int64) {
 		return
 	}
 	if class == okResponse {
-		if c.resp.status != g.expect {
+		if c.resp.Status != g.expect {
 			class = errStatus
-		} else if g.expectJSON && !json.Valid(c.resp.body) {
+		} else if g.expectJSON && !json.Valid(c.resp.Body) {
 			class = errBody
 		}
 	}
@@ -322,7 +322,7 @@ func (l *loop) finish(c *conn, class int, now int64) {
 	}
 	latency, service := now-c.intended, now-c.sentAt
 	s := l.streamsAt(now)[c.target]
-	s.record(class, c.resp.status, latency, service)
+	s.record(class, c.resp.Status, latency, service)
 	s.bytes += c.got
 	if now >= g.warmEnd {
 		c.busy = true

@@ -5,8 +5,9 @@ import (
 	"net"
 	"net/url"
 	"os"
-	"strconv"
 	"strings"
+
+	"restbench/internal/load/http1"
 )
 
 // endpoint is where the load goes: the resolved address of Config.URL's
@@ -90,75 +91,16 @@ func buildTargets(cfg *Config, ep endpoint) ([]target, error) {
 		if name == "" {
 			name = t.Path
 		}
-		raw, err := serialise(t, ep, cfg.Headers, cfg.KeepAlive)
+		raw, err := http1.Serialise(http1.Request{Method: t.Method, Path: t.Path, Headers: t.Headers, Body: t.Body}, ep.host, cfg.Headers, cfg.KeepAlive)
 		if err != nil {
 			return nil, fmt.Errorf("target %q: %w", name, err)
 		}
-		out[i] = target{name: name, raw: raw, head: strings.EqualFold(t.Method, "HEAD"), idempotent: idempotent(raw), cumul: total}
+		out[i] = target{name: name, raw: raw, head: strings.EqualFold(t.Method, "HEAD"), idempotent: http1.Idempotent(raw), cumul: total}
 	}
 	for i := range out {
 		out[i].cumul /= total
 	}
 	return out, nil
-}
-
-// idempotent says whether the request raw (as serialise wrote it) may be
-// repeated without changing what the server did: GET, HEAD, PUT, DELETE and
-// OPTIONS. POST and PATCH may not.
-func idempotent(raw []byte) bool {
-	method, _, _ := strings.Cut(string(raw), " ")
-	switch method {
-	case "GET", "HEAD", "PUT", "DELETE", "OPTIONS":
-		return true
-	}
-	return false
-}
-
-// serialise writes the request bytes. Headers of the target override the
-// common headers of the same name; Host, Content-Length and Connection are
-// the generator's to set.
-func serialise(t Target, ep endpoint, common []string, keepAlive bool) ([]byte, error) {
-	method := strings.ToUpper(t.Method)
-	if method == "" {
-		method = "GET"
-		if len(t.Body) > 0 {
-			method = "POST"
-		}
-	}
-	path := t.Path
-	if path == "" {
-		path = "/"
-	}
-	if !strings.HasPrefix(path, "/") {
-		return nil, fmt.Errorf("path %q must start with /", path)
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s HTTP/1.1\r\nHost: %s\r\n", method, path, ep.host)
-	seen := map[string]bool{}
-	for _, list := range [][]string{t.Headers, common} {
-		for _, h := range list {
-			name, value, ok := strings.Cut(h, ":")
-			name = strings.TrimSpace(name)
-			if !ok || name == "" || strings.ContainsAny(h, "\r\n") {
-				return nil, fmt.Errorf("header %q is not 'Name: value'", h)
-			}
-			key := strings.ToLower(name)
-			if seen[key] || key == "host" || key == "content-length" || key == "connection" {
-				continue
-			}
-			seen[key] = true
-			fmt.Fprintf(&b, "%s: %s\r\n", name, strings.TrimSpace(value))
-		}
-	}
-	if len(t.Body) > 0 || method == "POST" || method == "PUT" || method == "PATCH" {
-		b.WriteString("Content-Length: " + strconv.Itoa(len(t.Body)) + "\r\n")
-	}
-	if !keepAlive {
-		b.WriteString("Connection: close\r\n")
-	}
-	b.WriteString("\r\n")
-	b.Write(t.Body)
-	return []byte(b.String()), nil
 }
 
 // ReadBody reads a request body argument as curl and ab users write it:

@@ -9,6 +9,7 @@ import (
 	"restbench/internal/result"
 	"restbench/internal/runtimes"
 	"restbench/internal/suite"
+	"restbench/internal/suite/settings"
 )
 
 // installRuntimes installs, before anything is measured, every runtime the
@@ -48,7 +49,7 @@ func (r *Runner) installRuntimes(ctx context.Context, runs []suite.Run) error {
 // that runtime for the trial; with no lock file, im as the manifest says.
 // notSupported is why im cannot run on it this way, or "".
 func (r *Runner) onRuntime(ctx context.Context, im impl.Impl, run suite.Run) (_ impl.Impl, rec *result.Runtime, notSupported string, err error) {
-	res, err := r.launch.On(ctx, im, run.Runtime, run.Env, run.RuntimeFlags == suite.FlagsDefault)
+	res, err := r.launch.On(ctx, im, run.Runtime, run.Env, run.RuntimeFlags == settings.FlagsDefault)
 	if res.Runtime == nil {
 		return res.Impl, nil, "", err
 	}

@@ -15,7 +15,7 @@ import (
 	"strings"
 	"testing"
 
-	"restbench/internal/suite"
+	"restbench/internal/suite/settings"
 )
 
 // repoRoot is the checkout holding this package.
@@ -296,11 +296,11 @@ func TestSuiteKnowsThePins(t *testing.T) {
 		pinned[r.Language] = append(pinned[r.Language], r.Name)
 	}
 	for lang, names := range pinned {
-		if !slices.Equal(suite.Runtimes[lang], names) {
-			t.Errorf("suite.Runtimes[%s] = %v, but %s pins %v", lang, suite.Runtimes[lang], LockPath, names)
+		if !slices.Equal(settings.Runtimes[lang], names) {
+			t.Errorf("settings.Runtimes[%s] = %v, but %s pins %v", lang, settings.Runtimes[lang], LockPath, names)
 		}
 	}
-	if len(suite.Runtimes) != len(pinned) {
-		t.Errorf("suite.Runtimes has languages %v, the lock file %v", slices.Collect(maps.Keys(suite.Runtimes)), slices.Collect(maps.Keys(pinned)))
+	if len(settings.Runtimes) != len(pinned) {
+		t.Errorf("settings.Runtimes has languages %v, the lock file %v", slices.Collect(maps.Keys(settings.Runtimes)), slices.Collect(maps.Keys(pinned)))
 	}
 }

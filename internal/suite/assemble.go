@@ -11,6 +11,7 @@ import (
 
 	"restbench/internal/load"
 	"restbench/internal/request"
+	"restbench/internal/suite/settings"
 	"restbench/internal/yamlfile"
 )
 
@@ -32,7 +33,7 @@ type pending struct {
 // assemble builds one run of implementation impl (of language lang, "" when
 // unknown) from its layered settings; at is the experiment, for errors that
 // belong to no one key.
-func assemble(s settings, at *yaml.Node, lang string) (Run, pending, error) {
+func assemble(s settings.Layer, at *yaml.Node, lang string) (Run, pending, error) {
 	var pd pending
 	r := Run{
 		Engine: DefaultEngine,
@@ -105,7 +106,7 @@ func assemble(s settings, at *yaml.Node, lang string) (Run, pending, error) {
 		}
 	}
 	if s.Quota != nil {
-		r.Quota = s.Quota.V.cpus(runtime.NumCPU())
+		r.Quota = s.Quota.V.CPUsOn(runtime.NumCPU())
 	}
 	if s.Probe != nil {
 		c.Probe, c.ProbeEvery = s.Probe.V.Path, s.Probe.V.Every
@@ -113,8 +114,8 @@ func assemble(s settings, at *yaml.Node, lang string) (Run, pending, error) {
 	if err := assembleRuntime(&r, s, lang); err != nil {
 		return r, pd, err
 	}
-	if s.RuntimeFlags != nil && s.RuntimeFlags.V == FlagsDefault {
-		r.RuntimeFlags = FlagsDefault
+	if s.RuntimeFlags != nil && s.RuntimeFlags.V == settings.FlagsDefault {
+		r.RuntimeFlags = settings.FlagsDefault
 	}
 	assembleEnv(&r, s)
 	if err := assembleRate(&r, &pd, s); err != nil {
@@ -136,7 +137,7 @@ func assemble(s settings, at *yaml.Node, lang string) (Run, pending, error) {
 // little(M) and window:. Both need a rate measured on this machine
 // (rate_of), and the service time its measurement gives: a capacity
 // search's p99 at about the rate, or a closed-loop run's median p99.
-func assembleDerived(r *Run, s settings) error {
+func assembleDerived(r *Run, s settings.Layer) error {
 	if s.Connections != nil && s.Connections.V.Little > 0 {
 		if r.RateOf == "" {
 			return yamlfile.Errorf(s.Connections.Node, "connections", "%s sizes connections from a rate and a service time this machine measured: give rate: <fraction>x and rate_of: capacity(<run id>) (or a closed-loop run), or a count", s.Connections.Text())
@@ -175,27 +176,21 @@ func assembleDerived(r *Run, s settings) error {
 }
 
 // assembleRuntime checks the runtime against the implementation's language.
-func assembleRuntime(r *Run, s settings, lang string) error {
+func assembleRuntime(r *Run, s settings.Layer, lang string) error {
 	if s.Runtime == nil {
 		return nil
 	}
 	if ok, known := fitsLanguage(s.Runtime.V, lang); known && !ok {
-		return yamlfile.Errorf(s.Runtime.Node, "runtime", "%s is not a runtime of a %s implementation (use %s)", s.Runtime.V, lang, strings.Join(Runtimes[lang], ", "))
+		return yamlfile.Errorf(s.Runtime.Node, "runtime", "%s is not a runtime of a %s implementation (use %s)", s.Runtime.V, lang, strings.Join(settings.Runtimes[lang], ", "))
 	}
 	r.Runtime = s.Runtime.V
 	return nil
 }
 
-// The values of runtime_flags.
-const (
-	FlagsManifest = "manifest" // the manifest's flags and the runtime's (the default)
-	FlagsDefault  = "default"  // none: the runtime as a user starts it
-)
-
 // fitsLanguage tells whether runtime rt runs implementations of lang; known
 // is false where lang has no list of runtimes (an unknown language).
 func fitsLanguage(rt, lang string) (ok, known bool) {
-	list, known := Runtimes[lang]
+	list, known := settings.Runtimes[lang]
 	return contains(list, rt), known
 }
 
@@ -203,7 +198,7 @@ func fitsLanguage(rt, lang string) (ok, known bool) {
 // contract's default is 1); GOMAXPROCS and BACKLOG only where the cell asks, because an
 // unset GOMAXPROCS is itself an experiment (Go >= 1.25 then sizes it from
 // the CPU quota and affinity).
-func assembleEnv(r *Run, s settings) {
+func assembleEnv(r *Run, s settings.Layer) {
 	if s.Threads != nil {
 		r.Env["THREADS"] = s.Threads.V
 	}
@@ -226,7 +221,7 @@ func assembleEnv(r *Run, s settings) {
 	}
 }
 
-func assembleRate(r *Run, pd *pending, s settings) error {
+func assembleRate(r *Run, pd *pending, s settings.Layer) error {
 	if err := assembleRateSearch(r, s); err != nil {
 		return err
 	}
@@ -258,7 +253,7 @@ func assembleRate(r *Run, pd *pending, s settings) error {
 // assembleRateSearch reads rate_search: once searches a capacity(<run id>)
 // once for the whole run of the suite instead of once per round; checked
 // does too, and checks the search's answer with longer steps.
-func assembleRateSearch(r *Run, s settings) error {
+func assembleRateSearch(r *Run, s settings.Layer) error {
 	if s.RateSearch == nil || s.RateSearch.V == "round" {
 		return nil
 	}
@@ -275,7 +270,7 @@ func assembleRateSearch(r *Run, s settings) error {
 // assembleRequest sets the request or the mix. delay and work become the
 // query of /time; work_share splits the load into a light and a heavy target
 // (the heavy one does `work` ms of CPU), each with its own histogram.
-func assembleRequest(r *Run, pd *pending, s settings) error {
+func assembleRequest(r *Run, pd *pending, s settings.Layer) error {
 	c := &r.Load
 	path := "/"
 	if s.Path != nil {
@@ -353,7 +348,7 @@ func withQuery(path string, delay, work int) string {
 
 // checkEngine refuses what wrk and ab cannot do, so the runner never starts
 // a run its engine would quietly do differently.
-func checkEngine(r *Run, s settings) error {
+func checkEngine(r *Run, s settings.Layer) error {
 	if r.Engine == DefaultEngine {
 		return nil
 	}

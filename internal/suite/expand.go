@@ -12,6 +12,7 @@ import (
 
 	"restbench/internal/metric"
 	"restbench/internal/result"
+	"restbench/internal/suite/settings"
 	"restbench/internal/yamlfile"
 )
 
@@ -40,9 +41,9 @@ func (f *file) expand(scale string, langs map[string]string) ([]Run, []pending, 
 		}
 	}
 	for _, e := range f.Experiments.Items {
-		base := settings{}.with(f.Defaults, &e.settings, f.Scales.at(scale))
+		base := settings.Layer{}.With(f.Defaults, &e.Layer, f.Scales.at(scale))
 		if s := e.Scales.at(scale); s != nil {
-			base.apply(&s.settings)
+			base.Apply(&s.Layer)
 		}
 		matrix := e.matrixAt(scale)
 		cellUsed := make([]bool, len(e.Cells.Items))
@@ -58,7 +59,7 @@ func (f *file) expand(scale string, langs map[string]string) ([]Run, []pending, 
 				if c.excluded {
 					continue
 				}
-				set := base.with(combo.layers...).with(c.layers...)
+				set := base.With(combo.layers...).With(c.layers...)
 				r, pd, err := assemble(set, e.node, langs[impl])
 				if err != nil {
 					return nil, nil, info, err
@@ -176,7 +177,7 @@ func countText(n uint64) string {
 
 // cellResult is what the cells selecting one matrix cell make of it.
 type cellResult struct {
-	layers    []*settings
+	layers    []*settings.Layer
 	params    map[string]string
 	label     string
 	published map[string]float64
@@ -202,7 +203,7 @@ func (e *experiment) applyCells(impl, scale string, combo combination, used []bo
 		out.excluded = out.excluded || (c.Exclude != nil && c.Exclude.V)
 		if c.Set != nil {
 			out.layers = append(out.layers, c.Set)
-			for k, v := range c.Set.axisTexts() {
+			for k, v := range c.Set.AxisTexts() {
 				out.params[k] = v
 			}
 		}
@@ -241,7 +242,7 @@ func (e *experiment) matrixAt(scale string) []axis {
 // combination is one cell of the matrix: a value of every axis.
 type combination struct {
 	params map[string]string // axis key -> value as written
-	layers []*settings       // the values' settings, in axis order
+	layers []*settings.Layer // the values' settings, in axis order
 }
 
 // fits tells whether an implementation of language lang can run this cell:
@@ -268,7 +269,7 @@ func crossProduct(axes []axis) []combination {
 				for k, x := range c.params {
 					params[k] = x
 				}
-				next = append(next, combination{params: params, layers: append(append([]*settings(nil), c.layers...), v.Set)})
+				next = append(next, combination{params: params, layers: append(append([]*settings.Layer(nil), c.layers...), v.Set)})
 			}
 		}
 		combos = next
@@ -384,19 +385,19 @@ func paramLabel(key, value string) string {
 	return key + "=" + value
 }
 
-// sortedKeys orders parameters by axisKeys, the order people read them in.
+// sortedKeys orders parameters by settings.AxisKeys, the order people read them in.
 func sortedKeys(m map[string]string) []string {
 	var keys []string
 	for k := range m {
 		keys = append(keys, k)
 	}
 	rank := func(k string) int {
-		for i, a := range axisKeys {
+		for i, a := range settings.AxisKeys {
 			if a == k {
 				return i
 			}
 		}
-		return len(axisKeys)
+		return len(settings.AxisKeys)
 	}
 	sort.Slice(keys, func(i, j int) bool { return rank(keys[i]) < rank(keys[j]) })
 	return keys
@@ -614,7 +615,7 @@ func (c conclusion) atScale(byID map[string]*Run) conclusion {
 
 // nominalConnections is a run's connection count before a scale's
 // max_connections capped it: the write-up's, where the suite follows it.
-func nominalConnections(s settings) int {
+func nominalConnections(s settings.Layer) int {
 	if s.Connections != nil {
 		return s.Connections.V.N // 0 under little(M): sized at run time
 	}

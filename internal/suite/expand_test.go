@@ -3,6 +3,7 @@ package suite
 import (
 	"reflect"
 	"restbench/internal/request"
+	"restbench/internal/suite/settings"
 	"runtime"
 	"strings"
 	"testing"
@@ -229,7 +230,7 @@ experiments:
 	if ids := strings.Join(runIDs(s.Runs), " | "); ids != "flags/n flags=manifest | flags/n flags=default | plain/n" {
 		t.Errorf("ids = %s", ids)
 	}
-	for id, want := range map[string]string{"flags/n flags=manifest": "", "flags/n flags=default": FlagsDefault, "plain/n": ""} {
+	for id, want := range map[string]string{"flags/n flags=manifest": "", "flags/n flags=default": settings.FlagsDefault, "plain/n": ""} {
 		if got := run(t, s, id).RuntimeFlags; got != want {
 			t.Errorf("%s: RuntimeFlags = %q, want %q", id, got, want)
 		}

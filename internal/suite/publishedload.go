@@ -8,6 +8,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"restbench/internal/result"
+	"restbench/internal/suite/settings"
 	"restbench/internal/yamlfile"
 )
 
@@ -23,14 +24,14 @@ var toolModels = map[string]string{
 // publishedLoad is published_load: the load a write-up measured its table
 // with (result.PublishedLoad), in an experiment or a cell.
 type publishedLoad struct {
-	Tool        yamlfile.Name `yaml:"tool"`
-	Model       yamlfile.Name `yaml:"model"`
-	Connections *count        `yaml:"connections"`
-	Rate        *rate         `yaml:"rate"`
-	Duration    *duration     `yaml:"duration"`
-	Saturated   *boolean      `yaml:"saturated"`
-	Overflowed  *boolean      `yaml:"overflowed"`
-	Control     yamlfile.Name `yaml:"control"`
+	Tool        yamlfile.Name      `yaml:"tool"`
+	Model       yamlfile.Name      `yaml:"model"`
+	Connections *settings.Count    `yaml:"connections"`
+	Rate        *settings.Rate     `yaml:"rate"`
+	Duration    *settings.Duration `yaml:"duration"`
+	Saturated   *settings.Boolean  `yaml:"saturated"`
+	Overflowed  *settings.Boolean  `yaml:"overflowed"`
+	Control     yamlfile.Name      `yaml:"control"`
 	node        *yaml.Node
 }
 

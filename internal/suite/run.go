@@ -26,12 +26,12 @@ type Run struct {
 	Env        map[string]string // server environment: THREADS, GOMAXPROCS, CLUSTER
 
 	// Runtime is what runs the server: node@20 .. node@26, bun or deno for a
-	// Node implementation, go@1.22 .. go@1.26 for a Go one (Runtimes); "" is
-	// the implementation's default.
+	// Node implementation, go@1.22 .. go@1.26 for a Go one
+	// (settings.Runtimes); "" is the implementation's default.
 	Runtime string
-	// RuntimeFlags is FlagsManifest ("", the manifest's start command and
-	// the runtime's flags in servers/runtimes.yaml) or FlagsDefault (none:
-	// the runtime's defaults).
+	// RuntimeFlags is settings.FlagsManifest ("", the manifest's start
+	// command and the runtime's flags in servers/runtimes.yaml) or
+	// settings.FlagsDefault (none: the runtime's defaults).
 	RuntimeFlags string
 
 	Quota      float64 // CPU quota in CPUs (docker --cpus); 0: none

@@ -8,6 +8,7 @@ import (
 
 	"restbench/internal/metric"
 	"restbench/internal/result"
+	"restbench/internal/suite/settings"
 	"restbench/internal/yamlfile"
 )
 
@@ -17,13 +18,13 @@ import (
 
 // file is a suite file, before expansion.
 type file struct {
-	Name        yamlfile.Name    `yaml:"name"`
-	Title       yamlfile.Text    `yaml:"title"`
-	Description yamlfile.Text    `yaml:"description"`
-	Source      source           `yaml:"source"`
-	Defaults    *settings        `yaml:"defaults"`
-	Scales      scales[settings] `yaml:"scales"`
-	Experiments experimentList   `yaml:"experiments"`
+	Name        yamlfile.Name          `yaml:"name"`
+	Title       yamlfile.Text          `yaml:"title"`
+	Description yamlfile.Text          `yaml:"description"`
+	Source      source                 `yaml:"source"`
+	Defaults    *settings.Layer        `yaml:"defaults"`
+	Scales      scales[settings.Layer] `yaml:"scales"`
+	Experiments experimentList         `yaml:"experiments"`
 }
 
 func (f *file) UnmarshalYAML(n *yaml.Node) error {
@@ -126,9 +127,9 @@ type experiment struct {
 	AA *aaArm `yaml:"aa"`
 	// PublishedLoad is the load the write-up measured the table with; a
 	// cell's own replaces it for the runs the cell selects.
-	PublishedLoad *publishedLoad `yaml:"published_load"`
-	settings      `yaml:",inline"`
-	node          *yaml.Node
+	PublishedLoad  *publishedLoad `yaml:"published_load"`
+	settings.Layer `yaml:",inline"`
+	node           *yaml.Node
 }
 
 // aaArm names the run an A/A arm repeats, by its label, and the metric its
@@ -156,8 +157,8 @@ func (a *aaArm) UnmarshalYAML(n *yaml.Node) error {
 // scaleSettings is an experiment's scale block: settings, and matrix axes
 // whose values replace the experiment's.
 type scaleSettings struct {
-	settings `yaml:",inline"`
-	Matrix   matrix `yaml:"matrix"`
+	settings.Layer `yaml:",inline"`
+	Matrix         matrix `yaml:"matrix"`
 }
 
 func (s *scaleSettings) UnmarshalYAML(n *yaml.Node) error { return yamlfile.DecodeFields(n, "", s) }
@@ -282,7 +283,7 @@ type axis struct {
 // and cells' when:) and the layer of settings it makes.
 type axisValue struct {
 	Text string
-	Set  *settings
+	Set  *settings.Layer
 }
 
 func (m *matrix) UnmarshalYAML(n *yaml.Node) error {
@@ -294,8 +295,8 @@ func (m *matrix) UnmarshalYAML(n *yaml.Node) error {
 		if kv.Key == "impl" || kv.Key == "impls" {
 			return yamlfile.Errorf(kv.KeyN, kv.Key, "implementations are listed in the experiment's impls:, not in the matrix")
 		}
-		if !contains(axisKeys, kv.Key) {
-			return yamlfile.Errorf(kv.KeyN, kv.Key, "cannot vary in a matrix (matrix parameters: %s)", strings.Join(sorted(axisKeys), ", "))
+		if !contains(settings.AxisKeys, kv.Key) {
+			return yamlfile.Errorf(kv.KeyN, kv.Key, "cannot vary in a matrix (matrix parameters: %s)", strings.Join(sorted(settings.AxisKeys), ", "))
 		}
 		items := []*yaml.Node{kv.Value}
 		switch kv.Value.Kind {
@@ -314,7 +315,7 @@ func (m *matrix) UnmarshalYAML(n *yaml.Node) error {
 				return yamlfile.Errorf(it, kv.Key, "matrix values must be single values")
 			}
 			// A value is read as the layer {key: value}, by the setting's own rules.
-			layer := &settings{}
+			layer := &settings.Layer{}
 			one := &yaml.Node{Kind: yaml.MappingNode, Line: it.Line, Content: []*yaml.Node{kv.KeyN, it}}
 			if err := yamlfile.DecodeFields(one, "matrix", layer); err != nil {
 				return err
@@ -335,12 +336,12 @@ func (m *matrix) UnmarshalYAML(n *yaml.Node) error {
 // extra settings, a label, exclusion, the published figures and a note
 // beside them (when they came from another load than the scale sends).
 type cell struct {
-	When      when          `yaml:"when"`
-	Set       *settings     `yaml:"set"`
-	Label     yamlfile.Name `yaml:"label"`
-	Exclude   *boolean      `yaml:"exclude"`
-	Published published     `yaml:"published"`
-	Note      yamlfile.Name `yaml:"note"`
+	When      when              `yaml:"when"`
+	Set       *settings.Layer   `yaml:"set"`
+	Label     yamlfile.Name     `yaml:"label"`
+	Exclude   *settings.Boolean `yaml:"exclude"`
+	Published published         `yaml:"published"`
+	Note      yamlfile.Name     `yaml:"note"`
 	// PublishedLoad replaces the experiment's published_load for these runs.
 	PublishedLoad *publishedLoad `yaml:"published_load"`
 	node          *yaml.Node

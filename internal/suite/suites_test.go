@@ -15,6 +15,7 @@ import (
 	"restbench/internal/capacity"
 	"restbench/internal/impl"
 	"restbench/internal/result"
+	"restbench/internal/suite/settings"
 	"restbench/internal/verdict"
 )
 
@@ -381,7 +382,7 @@ func TestRuntimesSuite(t *testing.T) {
 	// flags and without, in one experiment so that rounds pair them.
 	for id, want := range map[string]string{"node-flags/node-http flags=default": "/echo", "node-flags/node-fastify flags=default": "/hello", "node-flags/node-fastify flags=manifest": "/hello"} {
 		r := run(t, s, id)
-		if r.Runtime != "node@24" || !strings.HasSuffix(r.Load.URL, want) || (r.RuntimeFlags == FlagsDefault) != strings.HasSuffix(id, "default") {
+		if r.Runtime != "node@24" || !strings.HasSuffix(r.Load.URL, want) || (r.RuntimeFlags == settings.FlagsDefault) != strings.HasSuffix(id, "default") {
 			t.Errorf("%s: runtime %q url %q flags %q", id, r.Runtime, r.Load.URL, r.RuntimeFlags)
 		}
 	}

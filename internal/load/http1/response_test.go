@@ -1,9 +1,6 @@
-package load
+package http1
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 func TestResponseParser(t *testing.T) {
 	for _, c := range []struct {
@@ -39,14 +36,14 @@ func TestResponseParser(t *testing.T) {
 			if step > 12 && step < len(c.in) {
 				continue
 			}
-			var r response
-			r.reset()
-			r.keepBody, r.noBody = true, c.noBody
+			var r Response
+			r.Reset()
+			r.KeepBody, r.NoBody = true, c.noBody
 			var done bool
 			var err error
 			for i := 0; i < len(c.in) && !done && err == nil; i += step {
 				var n int
-				n, done, err = r.feed([]byte(c.in[i:min(i+step, len(c.in))]))
+				n, done, err = r.Feed([]byte(c.in[i:min(i+step, len(c.in))]))
 				if done && i+n != len(c.in) {
 					t.Errorf("%s/%d: done after %d of %d bytes", c.name, step, i+n, len(c.in))
 				}
@@ -61,40 +58,12 @@ func TestResponseParser(t *testing.T) {
 				if done {
 					t.Errorf("%s/%d: done before EOF", c.name, step)
 				}
-				done = r.eof()
+				done = r.EOF()
 			}
-			if err != nil || !done || r.status != c.status || string(r.body) != c.body || r.close != c.close {
+			if err != nil || !done || r.Status != c.status || string(r.Body) != c.body || r.Close != c.close {
 				t.Errorf("%s/%d: err %v done %v status %d body %q close %v; want status %d body %q close %v",
-					c.name, step, err, done, r.status, r.body, r.close, c.status, c.body, c.close)
+					c.name, step, err, done, r.Status, r.Body, r.Close, c.status, c.body, c.close)
 			}
 		}
-	}
-}
-
-func TestSerialise(t *testing.T) {
-	ep, err := resolve("http://127.0.0.1:8080/p?q=1", false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct {
-		name      string
-		t         Target
-		common    []string
-		keepAlive bool
-		want      string
-	}{
-		{"get", Target{Path: "/p?q=1"}, nil, true, "GET /p?q=1 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n\r\n"},
-		{"post body", Target{Path: "/echo", Body: []byte("{}")}, []string{"Content-Type: application/json"}, true,
-			"POST /echo HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}"},
-		{"override and close", Target{Method: "put", Path: "/", Headers: []string{"X-A: 1"}}, []string{"x-a: 2", "Host: evil", "X-B:3"}, false,
-			"PUT / HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nX-A: 1\r\nX-B: 3\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"},
-	} {
-		raw, err := serialise(c.t, ep, c.common, c.keepAlive)
-		if err != nil || string(raw) != c.want {
-			t.Errorf("%s: got %q, %v\nwant %q", c.name, raw, err, c.want)
-		}
-	}
-	if _, err := serialise(Target{Path: "/", Headers: []string{"no colon"}}, ep, nil, true); err == nil || !strings.Contains(err.Error(), "Name: value") {
-		t.Errorf("bad header accepted: %v", err)
 	}
 }

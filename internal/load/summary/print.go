@@ -1,4 +1,6 @@
-package load
+// Package summary prints a load's result as wrk prints its own: latency and
+// its distribution, throughput, errors, then the checks on the counts.
+package summary
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package load
+package http1
 
 import (
 	"bytes"
@@ -18,13 +18,13 @@ type parsed struct {
 // parseIn feeds in to a fresh parser in pieces of at most step bytes, as
 // reads split a response anywhere.
 func parseIn(t *testing.T, in []byte, step int, noBody bool) parsed {
-	var r response
-	r.reset()
-	r.keepBody, r.noBody = true, noBody
+	var r Response
+	r.Reset()
+	r.KeepBody, r.NoBody = true, noBody
 	var p parsed
 	for p.n < len(in) && !p.done {
 		piece := in[p.n:min(p.n+step, len(in))]
-		k, done, err := r.feed(piece)
+		k, done, err := r.Feed(piece)
 		if k < 0 || k > len(piece) {
 			t.Fatalf("feed consumed %d of %d bytes", k, len(piece))
 		}
@@ -39,9 +39,9 @@ func parseIn(t *testing.T, in []byte, step int, noBody bool) parsed {
 		}
 	}
 	if !p.done {
-		p.done = r.eof()
+		p.done = r.EOF()
 	}
-	p.status, p.close, p.body = r.status, r.close, string(r.body)
+	p.status, p.close, p.body = r.Status, r.Close, string(r.Body)
 	return p
 }
 

@@ -1,4 +1,4 @@
-package load
+package http1
 
 import (
 	"bytes"
@@ -24,31 +24,31 @@ const (
 	stDone
 )
 
-// response is an incremental HTTP/1.1 response parser. It is fed whatever
+// Response is an incremental HTTP/1.1 response parser. It is fed whatever
 // each read returns, keeps no copy of the data unless it must (a head split
 // across reads, or a body that --expect-json has to see), and reuses its
 // buffers from one response to the next so the steady state allocates nothing.
-type response struct {
+type Response struct {
 	state     int
-	status    int
+	Status    int
 	remaining int64 // body bytes left (stBody) or chunk bytes left (stChunkData)
-	close     bool  // the server will close the connection after this response
+	Close     bool  // the server will close the connection after this response
 	head      []byte
-	keepBody  bool // --expect-json: keep the body to check it
-	noBody    bool // a HEAD request: the response has no body whatever it says
-	body      []byte
+	KeepBody  bool // --expect-json: keep the body to check it
+	NoBody    bool // a HEAD request: the response has no body whatever it says
+	Body      []byte
 	line      []byte // a chunk-size or trailer line split across reads
 }
 
-// reset prepares for the next response.
-func (r *response) reset() {
-	r.state, r.status, r.remaining, r.close = stHead, 0, 0, false
-	r.head, r.body, r.line = r.head[:0], r.body[:0], r.line[:0]
+// Reset prepares for the next response.
+func (r *Response) Reset() {
+	r.state, r.Status, r.remaining, r.Close = stHead, 0, 0, false
+	r.head, r.Body, r.line = r.head[:0], r.Body[:0], r.line[:0]
 }
 
-// feed consumes p and reports how many bytes belonged to this response and
+// Feed consumes p and reports how many bytes belonged to this response and
 // whether it is complete.
-func (r *response) feed(p []byte) (n int, done bool, err error) {
+func (r *Response) Feed(p []byte) (n int, done bool, err error) {
 	for n < len(p) && r.state != stDone {
 		var k int
 		switch r.state {
@@ -80,24 +80,24 @@ func (r *response) feed(p []byte) (n int, done bool, err error) {
 	return n, r.state == stDone, nil
 }
 
-// eof tells the parser the server closed the connection; a body delimited
+// EOF tells the parser the server closed the connection; a body delimited
 // by the close is then complete.
-func (r *response) eof() bool {
+func (r *Response) EOF() bool {
 	if r.state == stUntilClose {
 		r.state = stDone
 	}
 	return r.state == stDone
 }
 
-func (r *response) keep(p []byte) {
-	if r.keepBody {
-		r.body = append(r.body, p...)
+func (r *Response) keep(p []byte) {
+	if r.KeepBody {
+		r.Body = append(r.Body, p...)
 	}
 }
 
 // feedHead finds the end of the head, in p alone when the whole head came
 // in one read (the usual case, no copy) or across reads in r.head.
-func (r *response) feedHead(p []byte) (int, error) {
+func (r *Response) feedHead(p []byte) (int, error) {
 	if len(r.head) == 0 {
 		if i := bytes.Index(p, crlfcrlf); i >= 0 {
 			return i + 4, r.parseHead(p[:i+4])
@@ -141,7 +141,7 @@ var (
 )
 
 // parseHead reads the status line and the three headers that frame the body.
-func (r *response) parseHead(h []byte) error {
+func (r *Response) parseHead(h []byte) error {
 	// "HTTP/1.1 200 OK"
 	if len(h) < 12 || !bytes.HasPrefix(h, []byte("HTTP/1.")) || h[8] != ' ' {
 		return errProtocol
@@ -150,8 +150,8 @@ func (r *response) parseHead(h []byte) error {
 	if s[0] < '1' || s[0] > '5' || s[1] < '0' || s[1] > '9' || s[2] < '0' || s[2] > '9' {
 		return errProtocol
 	}
-	r.status = int(s[0]-'0')*100 + int(s[1]-'0')*10 + int(s[2]-'0')
-	r.close = h[7] == '0' // HTTP/1.0 closes unless it says keep-alive
+	r.Status = int(s[0]-'0')*100 + int(s[1]-'0')*10 + int(s[2]-'0')
+	r.Close = h[7] == '0' // HTTP/1.0 closes unless it says keep-alive
 	length, chunked := int64(-1), false
 	i := bytes.Index(h, crlf) + 2
 	for i < len(h)-2 {
@@ -174,18 +174,18 @@ func (r *response) parseHead(h []byte) error {
 			chunked = asciiContainsFold(value, "chunked")
 		case asciiEqualFold(name, "connection"):
 			if asciiContainsFold(value, "close") {
-				r.close = true
+				r.Close = true
 			} else if asciiContainsFold(value, "keep-alive") {
-				r.close = false
+				r.Close = false
 			}
 		}
 	}
 	switch {
-	case r.status < 200 && r.status != 101:
+	case r.Status < 200 && r.Status != 101:
 		// An interim response (100 Continue, 103 Early Hints) has no body
 		// and is followed by the real one: read on.
-		r.state, r.status, r.close = stHead, 0, false
-	case r.noBody || r.status < 200 || r.status == 204 || r.status == 304:
+		r.state, r.Status, r.Close = stHead, 0, false
+	case r.NoBody || r.Status < 200 || r.Status == 204 || r.Status == 304:
 		// A body-less status ends at the head.
 		r.state = stDone
 	case chunked:
@@ -195,13 +195,13 @@ func (r *response) parseHead(h []byte) error {
 	case length > 0:
 		r.state, r.remaining = stBody, length
 	default:
-		r.state, r.close = stUntilClose, true
+		r.state, r.Close = stUntilClose, true
 	}
 	return nil
 }
 
 // feedLine consumes one CRLF-terminated line of the chunked framing.
-func (r *response) feedLine(p []byte) (int, error) {
+func (r *Response) feedLine(p []byte) (int, error) {
 	i := bytes.IndexByte(p, '\n')
 	if i < 0 {
 		if r.line = append(r.line, p...); len(r.line) > 4096 {
