@@ -42,7 +42,7 @@ func gonumSeries(t *testing.T, c ChartSpec) []drawnSeries {
 // echartsSeries reads the series back from the ECharts chart.
 func echartsSeries(t *testing.T, c ChartSpec) []drawnSeries {
 	var ss []charts.SingleSeries
-	switch ch := echart(c).(type) {
+	switch ch := echart(c, "chart").(type) {
 	case *charts.Line:
 		ss = ch.MultiSeries
 	case *charts.Bar:

@@ -103,7 +103,7 @@ func WriteHTML(w io.Writer, suites []*SuiteReport, cs Charts) error {
 				he.AccHeader, he.AccNote = accountingHeader, listenNote(e)
 			}
 			he.Verdicts, he.Rounds = htmlVerdicts(s, e), roundsLine(e)
-			for _, c := range echartsFor(cs, e) {
+			for _, c := range echartsFor(cs, e, he.ID) {
 				n++
 				sn := c.RenderSnippet()
 				he.Charts = append(he.Charts, snippet{template.HTML(sn.Element), template.HTML(sn.Script)})
@@ -130,29 +130,39 @@ type snippetRenderer interface {
 }
 
 // echartsFor draws an experiment's chart specs, then its runs', in the
-// order report.md shows them.
-func echartsFor(cs Charts, e *ExperimentReport) []snippetRenderer {
-	var out []snippetRenderer
-	for _, c := range cs.exp[e] {
-		out = append(out, echart(c))
-	}
+// order report.md shows them. expID is the experiment's HTML id, which the
+// charts' ids are made from (chartID).
+func echartsFor(cs Charts, e *ExperimentReport, expID string) []snippetRenderer {
+	var specs []ChartSpec
+	specs = append(specs, cs.exp[e]...)
 	for _, r := range e.Runs {
-		for _, c := range cs.run[r] {
-			out = append(out, echart(c))
-		}
+		specs = append(specs, cs.run[r]...)
+	}
+	out := make([]snippetRenderer, len(specs))
+	for i, c := range specs {
+		out[i] = echart(c, chartID(expID, i+1))
 	}
 	return out
 }
 
-// echart turns a chart spec into an ECharts chart.
-func echart(c ChartSpec) snippetRenderer {
-	if c.Bars {
-		return barEChart(c)
-	}
-	return lineEChart(c)
+// chartID names the i-th chart of the experiment whose HTML id is expID,
+// e.g. suite_mini_connections_2. go-echarts would draw a random id, so that
+// two renderings of the same results differed; this one is the same every
+// time. It is also a JavaScript name (the page declares goecharts_<id>):
+// slug leaves only a-z, 0-9 and '-', and '-' becomes '_'.
+func chartID(expID string, i int) string {
+	return strings.ReplaceAll(expID, "-", "_") + "_" + strconv.Itoa(i)
 }
 
-func baseOpts(c ChartSpec) []charts.GlobalOpts {
+// echart turns a chart spec into an ECharts chart whose div has the given id.
+func echart(c ChartSpec, id string) snippetRenderer {
+	if c.Bars {
+		return barEChart(c, id)
+	}
+	return lineEChart(c, id)
+}
+
+func baseOpts(c ChartSpec, id string) []charts.GlobalOpts {
 	x := opts.XAxis{Name: c.X.Label, Type: "value", NameLocation: "middle", NameGap: 28}
 	switch {
 	case len(c.X.Categories) > 0:
@@ -173,7 +183,7 @@ func baseOpts(c ChartSpec) []charts.GlobalOpts {
 			Formatter: opts.FuncOpts(`function (p) { return p.seriesName + '<br>p' + +(100 - 100 / p.value[0]).toPrecision(6) + ': ' + p.value[1].toFixed(3) + ' ms'; }`)}
 	}
 	return []charts.GlobalOpts{
-		charts.WithInitializationOpts(opts.Initialization{Width: "900px", Height: "420px"}),
+		charts.WithInitializationOpts(opts.Initialization{ChartID: id, Width: "900px", Height: "420px"}),
 		charts.WithTitleOpts(opts.Title{Title: c.Title}),
 		charts.WithTooltipOpts(tooltip),
 		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "28", Type: "scroll"}),
@@ -195,9 +205,9 @@ func tickFormatter(ticks []Tick) string {
 	return `function (v) { var l = {` + strings.Join(pairs, ", ") + `}, k = String(+v.toPrecision(12)); return l.hasOwnProperty(k) ? l[k] : ''; }`
 }
 
-func lineEChart(c ChartSpec) *charts.Line {
+func lineEChart(c ChartSpec, id string) *charts.Line {
 	ch := charts.NewLine()
-	ch.SetGlobalOptions(baseOpts(c)...)
+	ch.SetGlobalOptions(baseOpts(c, id)...)
 	for _, s := range c.Series {
 		data := make([]opts.LineData, len(s.Points))
 		for i, p := range s.Points {
@@ -215,9 +225,9 @@ func lineEChart(c ChartSpec) *charts.Line {
 	return ch
 }
 
-func barEChart(c ChartSpec) *charts.Bar {
+func barEChart(c ChartSpec, id string) *charts.Bar {
 	ch := charts.NewBar()
-	ch.SetGlobalOptions(baseOpts(c)...)
+	ch.SetGlobalOptions(baseOpts(c, id)...)
 	ch.SetXAxis(c.X.Categories)
 	for _, s := range c.Series {
 		data := make([]opts.BarData, len(c.X.Categories))
