@@ -7,6 +7,12 @@ import (
 	"testing"
 
 	"restbench/internal/result"
+
+	"restbench/internal/report/chart"
+	"restbench/internal/report/compare"
+	"restbench/internal/report/html"
+	"restbench/internal/report/markdown"
+	"restbench/internal/report/model"
 )
 
 // FuzzResults feeds report's reader a results folder whose trial file is
@@ -32,14 +38,14 @@ func FuzzResults(f *testing.F) {
 		dir := t.TempDir()
 		os.WriteFile(filepath.Join(dir, result.SuiteFile), suiteJSON, 0o644)
 		os.WriteFile(filepath.Join(dir, "x.t1.json"), trial, 0o644)
-		r, err := Load(dir)
+		r, err := model.Load(dir)
 		if err != nil {
 			return
 		}
-		suites := []*SuiteReport{Build(r)}
+		suites := []*model.SuiteReport{model.Build(r)}
 		var md bytes.Buffer
-		WriteMarkdown(&md, suites, chartSet{})
-		WriteHTML(&md, suites, BuildCharts(suites))
-		Compare([]*Results{r}, []*Results{r})
+		markdown.WriteMarkdown(&md, suites, chart.Drawn{})
+		html.WriteHTML(&md, suites, model.BuildCharts(suites))
+		compare.Compare([]*model.Results{r}, []*model.Results{r})
 	})
 }
