@@ -7,9 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"restbench/internal/result"
-
 	"restbench/internal/report/model"
+	"restbench/internal/result"
 )
 
 const (

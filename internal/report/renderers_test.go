@@ -20,8 +20,8 @@ type drawnSeries struct {
 }
 
 // gonumSeries reads the series back from the plotters the PNG renderer made.
-func gonumSeries(t *testing.T, c model.ChartSpec) []drawnSeries {
-	_, drawn := chart.PlotChart(c)
+func gonumSeries(t *testing.T, c chart.Spec) []drawnSeries {
+	_, drawn := chart.Plot(c)
 	var out []drawnSeries
 	for _, d := range drawn {
 		switch p := d.Plotters[0].(type) {
@@ -37,9 +37,9 @@ func gonumSeries(t *testing.T, c model.ChartSpec) []drawnSeries {
 }
 
 // echartsSeries reads the series back from the ECharts chart.
-func echartsSeries(t *testing.T, c model.ChartSpec) []drawnSeries {
+func echartsSeries(t *testing.T, c chart.Spec) []drawnSeries {
 	var ss []charts.SingleSeries
-	switch ch := html.Echart(c, "chart").(type) {
+	switch ch := html.EChart(c, "chart").(type) {
 	case *charts.Line:
 		ss = ch.MultiSeries
 	case *charts.Bar:
@@ -66,8 +66,8 @@ func TestRenderersDrawOneSpec(t *testing.T) {
 	for _, r := range all {
 		suites = append(suites, model.Build(r))
 	}
-	cs := model.BuildCharts(suites)
-	var specs []model.ChartSpec
+	cs := chart.Build(suites)
+	var specs []chart.Spec
 	for _, s := range suites {
 		for _, e := range s.Experiments {
 			specs = append(specs, cs.Exp[e]...)

@@ -1,3 +1,5 @@
+// Package report writes the report of results folders (report.md, PNG and SVG
+// charts, report.html) from the model through its renderers.
 package report
 
 import (
@@ -6,12 +8,12 @@ import (
 	"os"
 	"path/filepath"
 
-	"restbench/internal/result"
-
 	"restbench/internal/report/chart"
 	"restbench/internal/report/html"
 	"restbench/internal/report/markdown"
 	"restbench/internal/report/model"
+	"restbench/internal/report/summary"
+	"restbench/internal/result"
 )
 
 // Written lists what Write produced, for the command to print.
@@ -55,12 +57,12 @@ func WriteResults(all []*model.Results, out string) (*Written, error) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, fmt.Errorf("create report folder: %w", err)
 	}
-	cs := model.BuildCharts(suites)
-	set, err := chart.DrawCharts(out, suites, cs)
+	cs := chart.Build(suites)
+	set, err := chart.Draw(out, suites, cs)
 	if err != nil {
 		return nil, err
 	}
-	if rows, _ := model.ForestRows(model.SummaryRows(suites)); len(rows) > 0 {
+	if rows, _ := summary.ForestRows(summary.Rows(suites)); len(rows) > 0 {
 		set.Forest = "charts/forest.svg"
 		if err := os.WriteFile(filepath.Join(out, set.Forest), []byte(chart.ForestSVG(rows)), 0o644); err != nil {
 			return nil, err
@@ -73,10 +75,10 @@ func WriteResults(all []*model.Results, out string) (*Written, error) {
 		w.Charts += len(refs)
 	}
 	var md, page bytes.Buffer
-	if err := markdown.WriteMarkdown(&md, suites, set); err != nil {
+	if err := markdown.Write(&md, suites, set); err != nil {
 		return nil, err
 	}
-	if err := html.WriteHTML(&page, suites, cs); err != nil {
+	if err := html.Write(&page, suites, cs); err != nil {
 		return nil, err
 	}
 	if err := result.WriteFile(w.Markdown, md.Bytes()); err != nil {

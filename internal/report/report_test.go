@@ -9,9 +9,8 @@ import (
 	"testing"
 
 	"restbench/internal/metric"
-	"restbench/internal/result"
-
 	"restbench/internal/report/model"
+	"restbench/internal/result"
 )
 
 // TestReportFixture renders the checked-in fixture and checks the tables

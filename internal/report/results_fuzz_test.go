@@ -6,13 +6,12 @@ import (
 	"path/filepath"
 	"testing"
 
-	"restbench/internal/result"
-
 	"restbench/internal/report/chart"
 	"restbench/internal/report/compare"
 	"restbench/internal/report/html"
 	"restbench/internal/report/markdown"
 	"restbench/internal/report/model"
+	"restbench/internal/result"
 )
 
 // FuzzResults feeds report's reader a results folder whose trial file is
@@ -44,8 +43,8 @@ func FuzzResults(f *testing.F) {
 		}
 		suites := []*model.SuiteReport{model.Build(r)}
 		var md bytes.Buffer
-		markdown.WriteMarkdown(&md, suites, chart.Drawn{})
-		html.WriteHTML(&md, suites, model.BuildCharts(suites))
+		markdown.Write(&md, suites, chart.Drawn{})
+		html.Write(&md, suites, chart.Build(suites))
 		compare.Compare([]*model.Results{r}, []*model.Results{r})
 	})
 }

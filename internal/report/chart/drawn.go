@@ -4,18 +4,18 @@ import (
 	"restbench/internal/report/model"
 )
 
-// chartRef is one drawn chart: File is relative to the report folder,
+// Ref is one drawn chart: File is relative to the report folder,
 // without extension (File.png and File.svg both exist).
-type chartRef struct {
+type Ref struct {
 	Title string
 	File  string
 }
 
 // Drawn says which charts were drawn for what.
 type Drawn struct {
-	Exp map[*model.ExperimentReport][]chartRef
-	Run map[*model.RunReport][]chartRef
-	// forest is the forest plot's file, relative to the report folder
+	Exp map[*model.ExperimentReport][]Ref
+	Run map[*model.RunReport][]Ref
+	// Forest is the forest plot's file, relative to the report folder
 	// (charts/forest.svg); "" when none was written.
 	Forest string
 }

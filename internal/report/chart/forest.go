@@ -6,12 +6,20 @@ import (
 	"math"
 	"strings"
 
-	"restbench/internal/report/model"
+	"restbench/internal/report/summary"
 )
+
+// The forest plot at the top of the report: one row per graded claim, our
+// interval as a bar, the median as a tick, the published figure as a
+// diamond, the claim's region shaded, coloured by state, ratios on a log
+// scale. It is SVG written by hand: ECharts has no interval bars with a
+// shaded region per row, and the same picture serves report.md
+// (charts/forest.svg) and report.html (inline), with no script and no
+// network.
 
 // forestDomain is the log axis' range: every interval, median, published
 // figure and finite region edge, with a margin.
-func forestDomain(rows []model.ForestRow) (lo, hi float64) {
+func forestDomain(rows []summary.ForestRow) (lo, hi float64) {
 	lo, hi = math.Inf(1), math.Inf(-1)
 	add := func(x float64) {
 		if x > 0 && !math.IsInf(x, 0) {
@@ -60,7 +68,7 @@ func forestTicks(lo, hi float64) []float64 {
 func tickLabel(t float64) string { return fmt.Sprintf("%g×", t) }
 
 // ForestSVG draws the plot. Each label links to the claim's line.
-func ForestSVG(rows []model.ForestRow) string {
+func ForestSVG(rows []summary.ForestRow) string {
 	const (
 		width, plotL, plotR = 1120, 440, 920
 		top, rowH, groupH   = 92, 18, 22
@@ -82,9 +90,9 @@ func ForestSVG(rows []model.ForestRow) string {
 	}
 	b := &strings.Builder{}
 	fmt.Fprintf(b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" style="max-width: 100%%; height: auto" font-family="system-ui, sans-serif" font-size="12" role="img" aria-label="%s">`+"\n",
-		width, height, width, height, html.EscapeString(model.ForestTitle))
+		width, height, width, height, html.EscapeString(summary.ForestTitle))
 	fmt.Fprintf(b, `<rect width="%d" height="%d" fill="#ffffff"/>`+"\n", width, height)
-	fmt.Fprintf(b, `<text x="8" y="20" font-size="15" font-weight="bold">%s</text>`+"\n", html.EscapeString(model.ForestTitle))
+	fmt.Fprintf(b, `<text x="8" y="20" font-size="15" font-weight="bold">%s</text>`+"\n", html.EscapeString(summary.ForestTitle))
 	// The legend: the marks, then the states' colours.
 	lx := 8.0
 	mark := func(draw, label string) {
@@ -97,7 +105,7 @@ func ForestSVG(rows []model.ForestRow) string {
 	mark(`<line x1="10" y1="-6" x2="10" y2="6" stroke="#111" stroke-width="2"/>`, "median")
 	mark(`<path d="M10,-5 L15,0 L10,5 L5,0 Z" fill="#fff" stroke="#111" stroke-width="1.5"/>`, "published")
 	lx = 8
-	for _, c := range model.StateColors {
+	for _, c := range summary.StateColors {
 		if c.State == "holds (upper bound)" {
 			continue
 		}
@@ -129,7 +137,7 @@ func ForestSVG(rows []model.ForestRow) string {
 		if rs := []rune(label); len(rs) > maxLabel {
 			label = string(rs[:maxLabel-1]) + "…"
 		}
-		col := model.StateColor(r.State)
+		col := summary.StateColor(r.State)
 		fmt.Fprintf(b, `<a href="#%s"><title>%s: %s</title><text x="16" y="%.1f" fill="#222">%s</text></a>`+"\n",
 			html.EscapeString(r.ID), html.EscapeString(r.Label), html.EscapeString(r.State), mid+4, html.EscapeString(label))
 		if r.RegionHi > r.RegionLo {

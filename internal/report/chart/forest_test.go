@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"restbench/internal/report/model"
+	"restbench/internal/report/summary"
 )
 
 // TestForestSVG: every row is a link to its claim, a claim that is not a
@@ -14,7 +15,7 @@ import (
 // not a number (an open region runs to the plot's edge).
 func TestForestSVG(t *testing.T) {
 	inf := math.Inf(1)
-	rows := []model.ForestRow{
+	rows := []summary.ForestRow{
 		{ID: "v-s-x-1", Suite: "s", Label: "holds", State: model.Holds, Est: 1.3, Lo: 1.2, Hi: 1.4, Pub: 1.77, RegionLo: 1, RegionHi: inf, Verdict: true},
 		{ID: "v-s-x-2", Suite: "s", Label: "flagged", State: model.NotComparable, Est: 0.9, Lo: 0.8, Hi: 1.1, Pub: 1.77, RegionLo: 1.6, RegionHi: 2.5},
 	}

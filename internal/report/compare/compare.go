@@ -1,17 +1,19 @@
+// Package compare tells, run by run, how req/s and p99 moved between two
+// results folders, by the interval rule the verdicts use.
 package compare
 
 import (
 	"fmt"
 	"io"
 	"maps"
-	"restbench/internal/metric"
-	"restbench/internal/result"
-	"restbench/internal/verdict"
 	"slices"
 	"sort"
 	"strings"
 
+	"restbench/internal/metric"
 	"restbench/internal/report/model"
+	"restbench/internal/result"
+	"restbench/internal/verdict"
 )
 
 // MinChange is the smallest relative change Compare reports, however

@@ -7,9 +7,8 @@ import (
 	"testing"
 
 	"restbench/internal/metric"
-	"restbench/internal/result"
-
 	"restbench/internal/report/model"
+	"restbench/internal/result"
 )
 
 // TestCompare compares the fixture with a copy in which one run got 30%

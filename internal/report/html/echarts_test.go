@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"restbench/internal/report/model"
+	"restbench/internal/report/chart"
 )
 
 // TestHTMLPercentileLabels runs the axis-label function the page gives
@@ -16,7 +16,7 @@ func TestHTMLPercentileLabels(t *testing.T) {
 	if err != nil {
 		t.Skip("no node on PATH to run the page's label function")
 	}
-	script := "const f = " + tickFormatter(model.PercentileTicks()) + ";\n" +
+	script := "const f = " + tickFormatter(chart.PercentileTicks()) + ";\n" +
 		"console.log(JSON.stringify([1, 2, 10, 100, 1000, 10000, 100000, 1000.0000000001, 3].map(f)));"
 	out, err := exec.Command(node, "-e", script).CombinedOutput()
 	if err != nil {

@@ -1,3 +1,5 @@
+// Package html renders report.html: every table and chart of a report on one
+// interactive page that needs no network.
 package html
 
 import (
@@ -14,10 +16,10 @@ import (
 	"github.com/go-echarts/go-echarts/v2/opts"
 	"github.com/go-echarts/go-echarts/v2/render"
 
-	"restbench/internal/result"
-
 	"restbench/internal/report/chart"
 	"restbench/internal/report/model"
+	"restbench/internal/report/summary"
+	"restbench/internal/result"
 )
 
 // echartsJS is Apache ECharts 5.6.0 (dist/echarts.min.js of the npm package,
@@ -50,7 +52,7 @@ type htmlExperiment struct {
 	PubIntro  string
 	PubHeader []string
 	PubRows   [][]string
-	Inside    []string // what the servers said about themselves (runtimeLines)
+	Inside    []string // what the servers said about themselves (model.RuntimeLines)
 	Charts    []snippet
 }
 
@@ -77,11 +79,11 @@ func envLine(e result.Env) string {
 		model.FirstNonEmpty(e.CPUModel, "unknown CPU"), e.Cores, e.OS, e.Kernel, e.Go, e.Node, e.Restbench)
 }
 
-// WriteHTML writes report.html: every suite's charts (the specs of cs),
+// Write writes report.html: every suite's charts (the specs of cs),
 // interactive, on one page that needs no network. The page records script errors and, once the
 // charts are drawn, how many rendered, on <body> (data-errors,
 // data-charts, data-rendered), which the headless-browser test reads.
-func WriteHTML(w io.Writer, suites []*model.SuiteReport, cs model.Charts) error {
+func Write(w io.Writer, suites []*model.SuiteReport, cs chart.Specs) error {
 	var page []htmlSuite
 	n := 0
 	for _, s := range suites {
@@ -105,7 +107,7 @@ func WriteHTML(w io.Writer, suites []*model.SuiteReport, cs model.Charts) error 
 			if he.AccRows = model.AccountingRows(e); he.AccRows != nil {
 				he.AccHeader, he.AccNote = model.AccountingHeader, model.ListenNote(e)
 			}
-			he.Verdicts, he.Rounds = htmlVerdicts(s, e), model.RoundsLine(e)
+			he.Verdicts, he.Rounds = htmlVerdicts(s, e), summary.RoundsLine(e)
 			for _, c := range echartsFor(cs, e, he.ID) {
 				n++
 				sn := c.RenderSnippet()
@@ -115,35 +117,35 @@ func WriteHTML(w io.Writer, suites []*model.SuiteReport, cs model.Charts) error 
 		}
 		page = append(page, hs)
 	}
-	fs := model.BuildFirstScreen(suites)
+	fs := summary.BuildScreen(suites)
 	var forest template.HTML
 	if len(fs.Forest) > 0 {
 		forest = template.HTML(chart.ForestSVG(fs.Forest)) // built from escaped text (forest.go)
 	}
 	return pageTemplate.Execute(w, map[string]any{
 		"Suites": page, "Count": n, "ECharts": template.JS(echartsJS),
-		"First": fs, "Kinds": model.KindTitles, "LearnedIntro": model.LearnedIntro, "SummaryIntro": model.VerdictsIntro,
-		"Forest": forest, "ForestCaption": model.ForestCaption(fs), "NoiseFloors": model.NoiseFloorsText(suites),
+		"First": fs, "Kinds": summary.KindTitles, "LearnedIntro": summary.LearnedIntro, "SummaryIntro": summary.VerdictsIntro,
+		"Forest": forest, "ForestCaption": summary.ForestCaption(fs), "NoiseFloors": summary.NoiseFloorsText(suites),
 	})
 }
 
-// snippetRenderer is what go-echarts charts offer to embed in a page.
-type snippetRenderer interface {
+// Chart is what go-echarts charts offer to embed in a page.
+type Chart interface {
 	RenderSnippet() render.ChartSnippet
 }
 
 // echartsFor draws an experiment's chart specs, then its runs', in the
 // order report.md shows them. expID is the experiment's HTML id, which the
 // charts' ids are made from (chartID).
-func echartsFor(cs model.Charts, e *model.ExperimentReport, expID string) []snippetRenderer {
-	var specs []model.ChartSpec
+func echartsFor(cs chart.Specs, e *model.ExperimentReport, expID string) []Chart {
+	var specs []chart.Spec
 	specs = append(specs, cs.Exp[e]...)
 	for _, r := range e.Runs {
 		specs = append(specs, cs.Run[r]...)
 	}
-	out := make([]snippetRenderer, len(specs))
+	out := make([]Chart, len(specs))
 	for i, c := range specs {
-		out[i] = Echart(c, chartID(expID, i+1))
+		out[i] = EChart(c, chartID(expID, i+1))
 	}
 	return out
 }
@@ -152,25 +154,25 @@ func echartsFor(cs model.Charts, e *model.ExperimentReport, expID string) []snip
 // e.g. suite_mini_connections_2. go-echarts would draw a random id, so that
 // two renderings of the same results differed; this one is the same every
 // time. It is also a JavaScript name (the page declares goecharts_<id>):
-// slug leaves only a-z, 0-9 and '-', and '-' becomes '_'.
+// model.Slug leaves only a-z, 0-9 and '-', and '-' becomes '_'.
 func chartID(expID string, i int) string {
 	return strings.ReplaceAll(expID, "-", "_") + "_" + strconv.Itoa(i)
 }
 
-// Echart turns a chart spec into an ECharts chart whose div has the given id.
-func Echart(c model.ChartSpec, id string) snippetRenderer {
+// EChart turns a chart spec into an ECharts chart whose div has the given id.
+func EChart(c chart.Spec, id string) Chart {
 	if c.Bars {
 		return barEChart(c, id)
 	}
 	return lineEChart(c, id)
 }
 
-func baseOpts(c model.ChartSpec, id string) []charts.GlobalOpts {
+func baseOpts(c chart.Spec, id string) []charts.GlobalOpts {
 	x := opts.XAxis{Name: c.X.Label, Type: "value", NameLocation: "middle", NameGap: 28}
 	switch {
 	case len(c.X.Categories) > 0:
 		x.Type = "category"
-	case c.X.Scale != model.LinearScale:
+	case c.X.Scale != chart.LinearScale:
 		x.Type = "log"
 	}
 	if len(c.X.Ticks) > 0 {
@@ -181,7 +183,7 @@ func baseOpts(c model.ChartSpec, id string) []charts.GlobalOpts {
 		y.Max = c.Y.Max
 	}
 	tooltip := opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}
-	if c.X.Scale == model.PercentileScale {
+	if c.X.Scale == chart.PercentileScale {
 		tooltip = opts.Tooltip{Show: opts.Bool(true), Trigger: "item",
 			Formatter: opts.FuncOpts(`function (p) { return p.seriesName + '<br>p' + +(100 - 100 / p.value[0]).toPrecision(6) + ': ' + p.value[1].toFixed(3) + ' ms'; }`)}
 	}
@@ -198,7 +200,7 @@ func baseOpts(c model.ChartSpec, id string) []charts.GlobalOpts {
 // tickFormatter labels the axis with the spec's ticks, and leaves the
 // values that are not among them blank, as the PNG does. ECharts places
 // log ticks at powers of ten, which every percentile tick list holds.
-func tickFormatter(ticks []model.Tick) string {
+func tickFormatter(ticks []chart.Tick) string {
 	// Single quotes: go-echarts escapes double quotes inside a function.
 	quote := strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace
 	var pairs []string
@@ -208,7 +210,7 @@ func tickFormatter(ticks []model.Tick) string {
 	return `function (v) { var l = {` + strings.Join(pairs, ", ") + `}, k = String(+v.toPrecision(12)); return l.hasOwnProperty(k) ? l[k] : ''; }`
 }
 
-func lineEChart(c model.ChartSpec, id string) *charts.Line {
+func lineEChart(c chart.Spec, id string) *charts.Line {
 	ch := charts.NewLine()
 	ch.SetGlobalOptions(baseOpts(c, id)...)
 	for _, s := range c.Series {
@@ -216,7 +218,7 @@ func lineEChart(c model.ChartSpec, id string) *charts.Line {
 		for i, p := range s.Points {
 			data[i] = opts.LineData{Value: []float64{p.X, p.Y}, Name: rangeText(s, p)}
 		}
-		col := hexColor(model.Palette[s.Color%len(model.Palette)])
+		col := hexColor(chart.Palette[s.Color%len(chart.Palette)])
 		style := opts.LineStyle{Color: col, Width: float32(s.Width)}
 		if chart.DashOf(s) > 0 {
 			style.Type = "dashed"
@@ -228,7 +230,7 @@ func lineEChart(c model.ChartSpec, id string) *charts.Line {
 	return ch
 }
 
-func barEChart(c model.ChartSpec, id string) *charts.Bar {
+func barEChart(c chart.Spec, id string) *charts.Bar {
 	ch := charts.NewBar()
 	ch.SetGlobalOptions(baseOpts(c, id)...)
 	ch.SetXAxis(c.X.Categories)
@@ -237,9 +239,9 @@ func barEChart(c model.ChartSpec, id string) *charts.Bar {
 		for _, p := range s.Points {
 			data[int(p.X)] = opts.BarData{Value: math.Round(p.Y), Name: rangeText(s, p)}
 		}
-		col := hexColor(model.Palette[s.Color%len(model.Palette)])
+		col := hexColor(chart.Palette[s.Color%len(chart.Palette)])
 		if s.Published {
-			col = hexColor(model.PublishedColor)
+			col = hexColor(chart.PublishedColor)
 		}
 		ch.AddSeries(s.Name, data, charts.WithItemStyleOpts(opts.ItemStyle{Color: col}))
 	}
@@ -248,7 +250,7 @@ func barEChart(c model.ChartSpec, id string) *charts.Bar {
 
 // rangeText names a point of a ranged series by its median and min–max,
 // which the tooltip shows: ECharts has no error bars of its own.
-func rangeText(s model.Series, p model.Point) string {
+func rangeText(s chart.Series, p chart.Point) string {
 	if !s.Ranged || !(p.Hi > p.Lo) {
 		return ""
 	}
@@ -260,7 +262,7 @@ func hexColor(c color.Color) string {
 	return fmt.Sprintf("#%02x%02x%02x", r>>8, g>>8, b>>8)
 }
 
-var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{"stateColor": model.StateColor}).Parse(`<!DOCTYPE html>
+var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{"stateColor": summary.StateColor}).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">

@@ -1,9 +1,9 @@
 package html
 
 import (
-	"restbench/internal/result"
-
 	"restbench/internal/report/model"
+	"restbench/internal/report/summary"
+	"restbench/internal/result"
 )
 
 // htmlVerdict is one verdict line of report.html.
@@ -14,11 +14,11 @@ type htmlVerdict struct {
 func htmlVerdicts(s *model.SuiteReport, e *model.ExperimentReport) []htmlVerdict {
 	var out []htmlVerdict
 	for i, v := range e.Verdicts {
-		o := model.OutcomeCell(v)
+		o := summary.OutcomeCell(v)
 		if v.Kind == result.KindAA {
 			o = "A/A noise floor"
 		}
-		out = append(out, htmlVerdict{ID: model.VerdictID(s, e, i), Outcome: o, Text: model.VerdictDetail(v)})
+		out = append(out, htmlVerdict{ID: summary.VerdictID(s, e, i), Outcome: o, Text: summary.VerdictDetail(v)})
 	}
 	return out
 }

@@ -4,9 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"restbench/internal/result"
-
 	"restbench/internal/report/model"
+	"restbench/internal/result"
 )
 
 func TestAccountingTable(t *testing.T) {

@@ -4,9 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"restbench/internal/result"
-
 	"restbench/internal/report/model"
+	"restbench/internal/result"
 )
 
 // TestRuntimesLine: the environment names each runtime's version and what

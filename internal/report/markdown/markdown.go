@@ -1,3 +1,5 @@
+// Package markdown renders report.md: the verdicts, the environments and, per
+// experiment, its tables and links to its charts.
 package markdown
 
 import (
@@ -9,18 +11,17 @@ import (
 	"strings"
 
 	"restbench/internal/metric"
-	"restbench/internal/result"
-	"restbench/internal/verdict"
-
 	"restbench/internal/report/chart"
 	"restbench/internal/report/model"
+	"restbench/internal/result"
+	"restbench/internal/verdict"
 )
 
-// WriteMarkdown writes report.md: every verdict in one table, the
+// Write writes report.md: every verdict in one table, the
 // environments, then per suite and experiment the verdicts on the published
 // conclusions, the measured table, the published figures beside ours,
 // failures and charts.
-func WriteMarkdown(w io.Writer, suites []*model.SuiteReport, charts chart.Drawn) error {
+func Write(w io.Writer, suites []*model.SuiteReport, charts chart.Drawn) error {
 	b := &strings.Builder{}
 	fmt.Fprintf(b, "# restbench report\n\n")
 	fmt.Fprintf(b, "What was learned first, then every claim in one short table with its full reasoning one link away. See docs/report.md for how to read this page.\n\n")

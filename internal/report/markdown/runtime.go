@@ -7,7 +7,7 @@ import (
 	"restbench/internal/report/model"
 )
 
-// writeRuntime quotes runtimeLines under the experiment's tables.
+// writeRuntime quotes model.RuntimeLines under the experiment's tables.
 func writeRuntime(b *strings.Builder, e *model.ExperimentReport) {
 	lines := model.RuntimeLines(e)
 	if len(lines) > 0 {

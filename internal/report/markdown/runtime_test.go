@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"restbench/internal/result"
-
+	"restbench/internal/report/chart"
 	"restbench/internal/report/model"
+	"restbench/internal/result"
 )
 
 func TestRuntimeQuoteAndChart(t *testing.T) {
@@ -42,7 +42,7 @@ func TestRuntimeQuoteAndChart(t *testing.T) {
 	if strings.Contains(out, "from before") {
 		t.Errorf("a run without readings is quoted:\n%s", out)
 	}
-	c := model.RuntimeChart(e, "x")
+	c := chart.RuntimeChart(e, "x")
 	if len(c.Series) != 2 || len(c.Series[0].Points) != 2 || c.Series[0].Points[1].Y != 41.5 || c.Series[1].Points[1].Y != 0.33 {
 		t.Errorf("chart %+v", c.Series)
 	}

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"restbench/internal/result"
-
 	"restbench/internal/report/model"
+	"restbench/internal/report/summary"
+	"restbench/internal/result"
 )
 
 // writeVerdictSummary opens report.md with its first screen (firstscreen.go):
@@ -14,12 +14,12 @@ import (
 // one short row per conclusion — the write-ups', their runtime replays,
 // restbench's own checks — and each suite's A/A noise floor.
 func writeVerdictSummary(b *strings.Builder, suites []*model.SuiteReport, forest string) {
-	fs := model.BuildFirstScreen(suites)
+	fs := summary.BuildScreen(suites)
 	if len(fs.Rows) == 0 {
 		return
 	}
 	if len(fs.Learned) > 0 {
-		fmt.Fprintf(b, "## What was learned\n\n%s\n\n", model.LearnedIntro)
+		fmt.Fprintf(b, "## What was learned\n\n%s\n\n", summary.LearnedIntro)
 		for _, l := range fs.Learned {
 			fmt.Fprintf(b, "**[%s](#%s)** — %s\n\n", model.Cell(l.Suite), l.SuiteID, model.Cell(l.Title))
 			for _, r := range l.Lines {
@@ -40,7 +40,7 @@ func writeVerdictSummary(b *strings.Builder, suites []*model.SuiteReport, forest
 	}
 	fmt.Fprintf(b, "\n")
 	if forest != "" && len(fs.Forest) > 0 {
-		fmt.Fprintf(b, "%s\n\n![%s](%s)\n\n", model.ForestCaption(fs), model.ForestTitle, forest)
+		fmt.Fprintf(b, "%s\n\n![%s](%s)\n\n", summary.ForestCaption(fs), summary.ForestTitle, forest)
 	}
 	if len(fs.Windows) > 0 {
 		fmt.Fprintf(b, "Windows (how long each load ran; a short window cannot show a slow drift or a long latency):\n\n")
@@ -49,7 +49,7 @@ func writeVerdictSummary(b *strings.Builder, suites []*model.SuiteReport, forest
 		}
 		fmt.Fprintf(b, "\n")
 	}
-	for _, k := range model.KindTitles {
+	for _, k := range summary.KindTitles {
 		n := 0
 		for _, r := range fs.Rows {
 			if r.Kind != k.Kind {
@@ -70,33 +70,33 @@ func writeVerdictSummary(b *strings.Builder, suites []*model.SuiteReport, forest
 			fmt.Fprintf(b, "\n")
 		}
 	}
-	if floors := model.NoiseFloors(suites); len(floors) > 0 {
+	if floors := summary.NoiseFloors(suites); len(floors) > 0 {
 		fmt.Fprintf(b, "A/A noise floors (one run measured twice in every round; a ratio between two servers inside this band is noise):\n\n")
 		for _, f := range floors {
 			fmt.Fprintf(b, "- %s\n", f)
 		}
 		fmt.Fprintf(b, "\n")
 	}
-	fmt.Fprintf(b, "How the claims are graded: %s\n\n", model.VerdictsIntro)
+	fmt.Fprintf(b, "How the claims are graded: %s\n\n", summary.VerdictsIntro)
 }
 
 // writeVerdicts lists an experiment's verdicts, each with its anchor.
 func writeVerdicts(b *strings.Builder, s *model.SuiteReport, e *model.ExperimentReport) {
 	for i, v := range e.Verdicts {
 		if v.Kind == result.KindAA {
-			fmt.Fprintf(b, "- <a id=\"%s\"></a>**A/A noise floor**: %s\n", model.VerdictID(s, e, i), model.VerdictDetail(v))
+			fmt.Fprintf(b, "- <a id=\"%s\"></a>**A/A noise floor**: %s\n", summary.VerdictID(s, e, i), summary.VerdictDetail(v))
 			continue
 		}
 		own := ""
 		if v.Own() {
 			own = " (restbench's check)"
 		}
-		fmt.Fprintf(b, "- <a id=\"%s\"></a>**%s**%s: %s\n", model.VerdictID(s, e, i), model.OutcomeCell(v), own, model.VerdictDetail(v))
+		fmt.Fprintf(b, "- <a id=\"%s\"></a>**%s**%s: %s\n", summary.VerdictID(s, e, i), summary.OutcomeCell(v), own, summary.VerdictDetail(v))
 	}
 	if len(e.Verdicts) > 0 {
 		fmt.Fprintf(b, "\n")
 	}
-	if l := model.RoundsLine(e); l != "" {
+	if l := summary.RoundsLine(e); l != "" {
 		fmt.Fprintf(b, "%s\n\n", l)
 	}
 }

@@ -21,7 +21,7 @@ func workRun(share string, light, heavy, cpuPct float64) *RunReport {
 		Monitor: &result.Monitor{ServerCPUMean: cpuPct, Samples: []result.Sample{{}}}}
 	r := &RunReport{Info: result.RunInfo{ID: "work/node-express work=" + share + "%", Impl: "node-express", Label: "node-express work=" + share + "%",
 		Params: map[string]string{"work_share": share, "runtime": "node@24"}}, Trials: []result.Trial{t}}
-	r.OK = []measured{{Trial: &r.Trials[0]}}
+	r.OK = []Measured{{Trial: &r.Trials[0]}}
 	return r
 }
 

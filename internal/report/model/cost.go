@@ -17,10 +17,10 @@ func CostRows(e *ExperimentReport) [][]string {
 	any := false
 	var rows [][]string
 	for _, r := range e.Runs {
-		per := r.spread(func(m measured) (float64, bool) { return m.Value(metric.CPUPerResponse) })
-		idle := r.spread(func(m measured) (float64, bool) { return m.Value(metric.IdleCPU) })
+		per := r.spread(func(m Measured) (float64, bool) { return m.Value(metric.CPUPerResponse) })
+		idle := r.spread(func(m Measured) (float64, bool) { return m.Value(metric.IdleCPU) })
 		// wrk and ab validate nothing: no ok count to show.
-		okRPS := r.spread(func(m measured) (float64, bool) { return m.Trial.Load.OKRPS, m.Trial.Load.Settings.OwnGenerator() })
+		okRPS := r.spread(func(m Measured) (float64, bool) { return m.Trial.Load.OKRPS, m.Trial.Load.Settings.OwnGenerator() })
 		any = any || per.N > 0
 		rows = append(rows, []string{r.Label(), Med(okRPS), Med(r.Measured["cpu_pct"]), Med(per), Rng(per), Med(idle)})
 	}
@@ -31,7 +31,7 @@ func CostRows(e *ExperimentReport) [][]string {
 }
 
 // spread is a figure over r's successful trials, where each can tell it.
-func (r *RunReport) spread(f func(measured) (float64, bool)) metric.Spread {
+func (r *RunReport) spread(f func(Measured) (float64, bool)) metric.Spread {
 	var vs []float64
 	for _, m := range r.OK {
 		if v, ok := f(m); ok {

@@ -67,7 +67,7 @@ func crossCheck(sr *SuiteReport) {
 				continue
 			}
 			v.Disagrees = fmt.Sprintf("%s measured %s (%s) on the same cells, beyond the noise floor of ±%.0f %%",
-				engine[c.A], figure(tw, tw.Estimate), interval(tw), 100*(floor-1))
+				engine[c.A], VerdictFigure(tw, tw.Estimate), Interval(tw), 100*(floor-1))
 		}
 	}
 }

@@ -7,26 +7,26 @@ import (
 	"restbench/internal/result"
 )
 
-// measured is one successful trial with its latency histogram decoded once.
-type measured struct {
+// Measured is one successful trial with its latency histogram decoded once.
+type Measured struct {
 	Trial *result.Trial
-	hist  *hdrhistogram.Histogram // nil when the trial stored none
+	Hist  *hdrhistogram.Histogram // nil when the trial stored none
 	probe *hdrhistogram.Histogram
 }
 
-func NewMeasured(t *result.Trial) measured {
-	m := measured{Trial: t}
-	m.hist, m.probe = metric.Histograms(t)
+func NewMeasured(t *result.Trial) Measured {
+	m := Measured{Trial: t}
+	m.Hist, m.probe = metric.Histograms(t)
 	return m
 }
 
-const Mib = 1 << 20
+const MiB = 1 << 20
 
 // probeStream names the probe among a run's streams.
 const probeStream = "probe"
 
 // Stream returns the stats of one mix target, or of the probe.
-func (m measured) Stream(name string) *result.Stats {
+func (m Measured) Stream(name string) *result.Stats {
 	if name == probeStream {
 		return m.Trial.Load.Probe
 	}
@@ -35,6 +35,6 @@ func (m measured) Stream(name string) *result.Stats {
 
 // Value returns the measured figure of a trial under a published key; see
 // metric.Value.
-func (m measured) Value(key string) (float64, bool) {
-	return metric.Value(m.Trial, m.hist, m.probe, key)
+func (m Measured) Value(key string) (float64, bool) {
+	return metric.Value(m.Trial, m.Hist, m.probe, key)
 }

@@ -38,7 +38,7 @@ type RunReport struct {
 	// From is the other machine the trials were measured on (restbench
 	// report --with); nil for the main folder's machine.
 	From  *Machine
-	OK    []measured // the successful trials, which the figures use
+	OK    []Measured // the successful trials, which the figures use
 	Flags []string   // union of the trials' flags, "failed" included
 	// Measured holds the standard figures and every published key.
 	Measured map[string]metric.Spread
@@ -188,7 +188,7 @@ func matrixParam(runs []result.RunInfo) string {
 		}
 		numeric := true
 		for v := range vs {
-			if _, ok := paramNumber(v); !ok {
+			if _, ok := ParamNumber(v); !ok {
 				numeric = false
 			}
 		}
@@ -203,8 +203,8 @@ func matrixParam(runs []result.RunInfo) string {
 	return names[0]
 }
 
-// paramNumber reads "100", "50ms", "0.75x" or "25%" as a number.
-func paramNumber(s string) (float64, bool) {
+// ParamNumber reads "100", "50ms", "0.75x" or "25%" as a number.
+func ParamNumber(s string) (float64, bool) {
 	s = strings.TrimSpace(s)
 	end := len(s)
 	for end > 0 && !strings.ContainsAny(s[end-1:end], "0123456789.") {
@@ -217,9 +217,9 @@ func paramNumber(s string) (float64, bool) {
 	return f, true
 }
 
-// series groups the runs of an experiment for a line against its Param: one
+// Series groups the runs of an experiment for a line against its Param: one
 // line per implementation plus the parameters other than Param.
-func (er *ExperimentReport) series() (names []string, runs map[string][]*RunReport) {
+func (er *ExperimentReport) Series() (names []string, runs map[string][]*RunReport) {
 	runs = map[string][]*RunReport{}
 	for _, rr := range er.Runs {
 		name := rr.Info.Impl
@@ -241,8 +241,8 @@ func (er *ExperimentReport) series() (names []string, runs map[string][]*RunRepo
 	for _, n := range names {
 		rs := runs[n]
 		sort.SliceStable(rs, func(i, j int) bool {
-			a, _ := paramNumber(rs[i].Info.Params[er.Param])
-			b, _ := paramNumber(rs[j].Info.Params[er.Param])
+			a, _ := ParamNumber(rs[i].Info.Params[er.Param])
+			b, _ := ParamNumber(rs[j].Info.Params[er.Param])
 			return a < b
 		})
 	}

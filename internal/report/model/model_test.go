@@ -10,11 +10,11 @@ import (
 
 func TestKeysAndParams(t *testing.T) {
 	for s, want := range map[string]float64{"100": 100, "50ms": 50, "0.75x": 0.75, "25%": 25} {
-		if got, ok := paramNumber(s); !ok || got != want {
+		if got, ok := ParamNumber(s); !ok || got != want {
 			t.Errorf("paramNumber(%q) = %v, %v; want %v", s, got, ok, want)
 		}
 	}
-	if _, ok := paramNumber("node"); ok {
+	if _, ok := ParamNumber("node"); ok {
 		t.Errorf("paramNumber(node) accepted")
 	}
 	runs := []result.RunInfo{

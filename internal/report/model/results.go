@@ -1,9 +1,5 @@
-// Package report turns results folders (internal/result) into what people
-// read: report.md with the published tables beside ours, PNG and SVG charts,
-// an offline report.html, and the run-by-run comparison of two folders.
-//
-// It reads nothing but the results folders, so a report can be rebuilt at
-// any time from saved results.
+// Package model reads results folders into what a report says: per suite its
+// runs' measured figures, its verdicts, and the tables every renderer prints.
 package model
 
 import (

@@ -11,9 +11,9 @@ import (
 // The write-ups argue from these mechanisms; the report shows them beside
 // the latency they explain.
 
-// pauseOf is the p99 wait a reading reports: Node's event-loop delay, or Go's
+// PauseOf is the p99 wait a reading reports: Node's event-loop delay, or Go's
 // scheduling latency; ok is false for a reading with neither.
-func pauseOf(r result.RuntimeSample) (ms float64, node, ok bool) {
+func PauseOf(r result.RuntimeSample) (ms float64, node, ok bool) {
 	switch {
 	case r.EventLoopDelayP99MS != nil:
 		return *r.EventLoopDelayP99MS, true, true
@@ -21,29 +21,6 @@ func pauseOf(r result.RuntimeSample) (ms float64, node, ok bool) {
 		return *r.SchedLatencyP99MS, false, true
 	}
 	return 0, false, false
-}
-
-// RuntimeChart draws each run's p99 wait over the measured part of its
-// first monitored trial.
-func RuntimeChart(e *ExperimentReport, title string) ChartSpec {
-	c := ChartSpec{Name: "runtime", Title: title + ": event-loop delay (Node) and scheduling latency (Go), p99 per 250 ms",
-		X: Axis{Label: "time (s)"}, Y: Axis{Label: "p99 wait (ms)"}}
-	for i, r := range e.Runs {
-		t := firstMonitored(r)
-		if t == nil || len(t.Monitor.Runtime) == 0 {
-			continue
-		}
-		s := LineStyle(r.Label(), i)
-		for _, rs := range t.Monitor.Runtime {
-			if v, _, ok := pauseOf(rs); ok {
-				s.Points = append(s.Points, Point{X: rs.T, Y: v})
-			}
-		}
-		if len(s.Points) > 0 {
-			c.Series = append(c.Series, s)
-		}
-	}
-	return c
 }
 
 // RuntimeLines says, per run, what its server said about itself: the
@@ -60,7 +37,7 @@ func RuntimeLines(e *ExperimentReport) []string {
 			}
 			w, seen := 0.0, false
 			for _, rs := range mon.Runtime {
-				if v, isNode, ok := pauseOf(rs); ok {
+				if v, isNode, ok := PauseOf(rs); ok {
 					w, seen, node = max(w, v), true, isNode
 				}
 			}

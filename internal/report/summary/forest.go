@@ -1,16 +1,10 @@
-package model
+package summary
 
 import (
 	"fmt"
-)
 
-// The forest plot at the top of the report: one row per graded claim, our
-// interval as a bar, the median as a tick, the published figure as a
-// diamond, the claim's region shaded, coloured by state, ratios on a log
-// scale. It is SVG written by hand: ECharts has no interval bars with a
-// shaded region per row, and the same picture serves report.md
-// (charts/forest.svg) and report.html (inline), with no script and no
-// network.
+	"restbench/internal/report/model"
+)
 
 // ForestRow is one claim in the plot.
 type ForestRow struct {
@@ -26,7 +20,7 @@ const ForestTitle = "Every graded claim: our interval against the claim's region
 // ForestRows keeps the rows the plot draws: every claim with a measured
 // ratio (a verdict or not), in the table's order. Claims on one run's own
 // figure (CPU %, MiB) are no ratios: they are counted, not drawn.
-func ForestRows(rows []summaryRow) (out []ForestRow, single int) {
+func ForestRows(rows []Row) (out []ForestRow, single int) {
 	for _, r := range rows {
 		v := r.v
 		if v.Pairs == 0 || v.Lo <= 0 || v.Hi <= 0 {
@@ -43,7 +37,7 @@ func ForestRows(rows []summaryRow) (out []ForestRow, single int) {
 }
 
 // ForestCaption says how to read the plot, and what it leaves out.
-func ForestCaption(fs firstScreen) string {
+func ForestCaption(fs Screen) string {
 	s := fmt.Sprintf("Every graded claim, %d: our interval as a bar (filled: a verdict; hollow: a ratio that is no verdict), the median as a tick, "+
 		"the published figure as ◇, the region the claim names shaded green; ratios on a log scale, 1× dashed.", len(fs.Forest))
 	switch {
@@ -57,13 +51,13 @@ func ForestCaption(fs firstScreen) string {
 
 // StateColors colours the plot by state; the legend lists them in order.
 var StateColors = []struct{ State, Color string }{
-	{Holds, "#2e7d32"},
+	{model.Holds, "#2e7d32"},
 	{"holds (lower bound)", "#7cb342"},
 	{"holds (upper bound)", "#7cb342"},
-	{DoesNotHold, "#c62828"},
-	{Inconclusive, "#757575"},
-	{NotComparable, "#ef6c00"},
-	{PublishedInconsistent, "#6a1b9a"},
+	{model.DoesNotHold, "#c62828"},
+	{model.Inconclusive, "#757575"},
+	{model.NotComparable, "#ef6c00"},
+	{model.PublishedInconsistent, "#6a1b9a"},
 	{NotRunAsPremised, "#1565c0"},
 }
 

@@ -14,9 +14,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"restbench/internal/result"
-
 	"restbench/internal/report/model"
+	"restbench/internal/result"
 )
 
 // The plot frame is 9×4.5 in (864×432 px in PNG), wide enough for a dozen
@@ -28,15 +27,15 @@ const (
 	legendPad = vg.Length(8)
 )
 
-// DrawCharts draws every chart spec into dir/charts as PNG and SVG and says
+// Draw draws every chart spec into dir/charts as PNG and SVG and says
 // which it drew, for report.md to embed.
-func DrawCharts(dir string, suites []*model.SuiteReport, cs model.Charts) (Drawn, error) {
-	set := Drawn{Exp: map[*model.ExperimentReport][]chartRef{}, Run: map[*model.RunReport][]chartRef{}}
+func Draw(dir string, suites []*model.SuiteReport, cs Specs) (Drawn, error) {
+	set := Drawn{Exp: map[*model.ExperimentReport][]Ref{}, Run: map[*model.RunReport][]Ref{}}
 	if err := os.MkdirAll(filepath.Join(dir, "charts"), 0o755); err != nil {
 		return set, err
 	}
-	save := func(c model.ChartSpec, name string) (chartRef, error) {
-		ref := chartRef{Title: c.Title, File: "charts/" + name}
+	save := func(c Spec, name string) (Ref, error) {
+		ref := Ref{Title: c.Title, File: "charts/" + name}
 		for _, ext := range []string{"png", "svg"} {
 			if err := saveChart(c, filepath.Join(dir, ref.File+"."+ext), ext); err != nil {
 				return ref, fmt.Errorf("draw %s.%s: %w", ref.File, ext, err)
@@ -68,24 +67,24 @@ func DrawCharts(dir string, suites []*model.SuiteReport, cs model.Charts) (Drawn
 	return set, nil
 }
 
-// plotted is one series as gonum draws it: the plotters (the line or bars,
+// Plotted is one series as gonum draws it: the plotters (the line or bars,
 // then any error bars) and the legend's thumbnails.
-type plotted struct {
+type Plotted struct {
 	Name     string
 	Plotters []plot.Plotter
 	thumbs   []plot.Thumbnailer
 }
 
-// PlotChart turns a spec into a gonum plot, without a legend, and the
+// Plot turns a spec into a gonum plot, without a legend, and the
 // series it drew, for the legend beside it.
-func PlotChart(c model.ChartSpec) (*plot.Plot, []plotted) {
+func Plot(c Spec) (*plot.Plot, []Plotted) {
 	p := plot.New()
 	p.Title.Text = c.Title
 	p.X.Label.Text = c.X.Label
 	p.Y.Label.Text = c.Y.Label
 	p.Y.Tick.Marker = niceTicks{}
 	p.Add(plotter.NewGrid())
-	var drawn []plotted
+	var drawn []Plotted
 	if c.Bars {
 		drawn = plotBars(p, c)
 	} else {
@@ -94,7 +93,7 @@ func PlotChart(c model.ChartSpec) (*plot.Plot, []plotted) {
 	for _, d := range drawn {
 		p.Add(d.Plotters...)
 	}
-	if c.X.Scale != model.LinearScale {
+	if c.X.Scale != LinearScale {
 		p.X.Scale = plot.LogScale{}
 		p.X.Tick.Marker = specTicks(c.X.Ticks)
 	}
@@ -105,8 +104,8 @@ func PlotChart(c model.ChartSpec) (*plot.Plot, []plotted) {
 	return p, drawn
 }
 
-func plotLines(c model.ChartSpec) []plotted {
-	var out []plotted
+func plotLines(c Spec) []Plotted {
+	var out []Plotted
 	for _, s := range c.Series {
 		xys := make(plotter.XYs, len(s.Points))
 		for i, pt := range s.Points {
@@ -116,12 +115,12 @@ func plotLines(c model.ChartSpec) []plotted {
 		if err != nil {
 			continue // NaN or Inf: nothing sensible to draw
 		}
-		l.Color = model.Palette[s.Color%len(model.Palette)]
+		l.Color = Palette[s.Color%len(Palette)]
 		l.Dashes = plotutil.Dashes(DashOf(s))
 		if s.Width > 0 {
 			l.Width = vg.Points(s.Width)
 		}
-		d := plotted{Name: s.Name, Plotters: []plot.Plotter{l}, thumbs: []plot.Thumbnailer{l}}
+		d := Plotted{Name: s.Name, Plotters: []plot.Plotter{l}, thumbs: []plot.Thumbnailer{l}}
 		if s.Ranged {
 			sc, _ := plotter.NewScatter(xys)
 			sc.Color = l.Color
@@ -135,11 +134,11 @@ func plotLines(c model.ChartSpec) []plotted {
 
 // plotBars groups the series' bars over the categories: each series takes a
 // slot of 0.4 of a category, centred together on it.
-func plotBars(p *plot.Plot, c model.ChartSpec) []plotted {
+func plotBars(p *plot.Plot, c Spec) []Plotted {
 	n, k := len(c.X.Categories), len(c.Series)
 	// About 600 pt of plot for n categories spaced 1 apart, plus margins.
 	width := vg.Points(math.Min(90, 0.36*600/(float64(n)+0.4)))
-	var out []plotted
+	var out []Plotted
 	for j, s := range c.Series {
 		vals := make(plotter.Values, n)
 		for _, pt := range s.Points {
@@ -150,11 +149,11 @@ func plotBars(p *plot.Plot, c model.ChartSpec) []plotted {
 			continue
 		}
 		off := (float64(j) - float64(k-1)/2) * 0.4
-		b.XMin, b.Color, b.LineStyle.Width = off, model.Palette[s.Color%len(model.Palette)], 0
+		b.XMin, b.Color, b.LineStyle.Width = off, Palette[s.Color%len(Palette)], 0
 		if s.Published {
-			b.Color = model.PublishedColor
+			b.Color = PublishedColor
 		}
-		out = append(out, plotted{Name: s.Name, Plotters: append([]plot.Plotter{b}, rangeBars(s, off)...), thumbs: []plot.Thumbnailer{b}})
+		out = append(out, Plotted{Name: s.Name, Plotters: append([]plot.Plotter{b}, rangeBars(s, off)...), thumbs: []plot.Thumbnailer{b}})
 	}
 	p.NominalX(c.X.Categories...)
 	p.X.Min, p.X.Max = -0.7, float64(n)-0.3
@@ -170,7 +169,7 @@ func plotBars(p *plot.Plot, c model.ChartSpec) []plotted {
 }
 
 // rangeBars are the min–max error bars of a ranged series, shifted by off.
-func rangeBars(s model.Series, off float64) []plot.Plotter {
+func rangeBars(s Series, off float64) []plot.Plotter {
 	if !s.Ranged {
 		return nil
 	}
@@ -200,7 +199,7 @@ func (e errorBars) YError(i int) (float64, float64) { return e.low[i], e.high[i]
 
 // DashOf is the dash pattern of a series' line: published figures are
 // dashed, ours solid unless their colour repeats.
-func DashOf(s model.Series) int {
+func DashOf(s Series) int {
 	if s.Published && s.Dash == 0 {
 		return 1
 	}
@@ -236,7 +235,7 @@ func (niceTicks) Ticks(min, max float64) []plot.Tick {
 }
 
 // specTicks labels an axis with the spec's ticks that fall on it.
-type specTicks []model.Tick
+type specTicks []Tick
 
 func (st specTicks) Ticks(min, max float64) []plot.Tick {
 	var in []plot.Tick
@@ -250,8 +249,8 @@ func (st specTicks) Ticks(min, max float64) []plot.Tick {
 
 // saveChart draws a spec into a PNG or SVG file (ext) with its legend to
 // the right of the plot, where it covers no data however many runs there are.
-func saveChart(c model.ChartSpec, path, ext string) error {
-	p, drawn := PlotChart(c)
+func saveChart(c Spec, path, ext string) error {
+	p, drawn := Plot(c)
 	lay := layoutChart(p, drawn)
 	cv, err := draw.NewFormattedCanvas(lay.width, chartH, ext)
 	if err != nil {
@@ -287,7 +286,7 @@ type chartLayout struct {
 	legendAt []vg.Rectangle
 }
 
-func layoutChart(p *plot.Plot, drawn []plotted) chartLayout {
+func layoutChart(p *plot.Plot, drawn []Plotted) chartLayout {
 	lay := chartLayout{width: chartW, plot: vg.Rectangle{Max: vg.Point{X: chartW, Y: chartH}}}
 	if len(drawn) == 0 {
 		return lay

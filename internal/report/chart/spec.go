@@ -1,4 +1,6 @@
-package model
+// Package chart specifies each chart of a report once (Spec), for both
+// renderers, and draws the specs and the forest plot as PNG and SVG files.
+package chart
 
 import (
 	"fmt"
@@ -8,6 +10,7 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
+	"restbench/internal/report/model"
 	"restbench/internal/result"
 )
 
@@ -70,8 +73,8 @@ type Series struct {
 	Width float64
 }
 
-// ChartSpec is one chart: what the report shows, not how a library draws it.
-type ChartSpec struct {
+// Spec is one chart: what the report shows, not how a library draws it.
+type Spec struct {
 	// Name is the chart's part of its file name: "rps", "percentiles"...
 	Name, Title string
 	// Bars draws the series as grouped bars over X's categories.
@@ -80,16 +83,16 @@ type ChartSpec struct {
 	Series []Series
 }
 
-// Charts are the specs of every chart of a report, per experiment and per
+// Specs are the specs of every chart of a report, per experiment and per
 // run, in the order the report shows them.
-type Charts struct {
-	Exp map[*ExperimentReport][]ChartSpec
-	Run map[*RunReport][]ChartSpec
+type Specs struct {
+	Exp map[*model.ExperimentReport][]Spec
+	Run map[*model.RunReport][]Spec
 }
 
-// BuildCharts makes the specs of every chart of the suites.
-func BuildCharts(suites []*SuiteReport) Charts {
-	cs := Charts{Exp: map[*ExperimentReport][]ChartSpec{}, Run: map[*RunReport][]ChartSpec{}}
+// Build makes the specs of every chart of the suites.
+func Build(suites []*model.SuiteReport) Specs {
+	cs := Specs{Exp: map[*model.ExperimentReport][]Spec{}, Run: map[*model.RunReport][]Spec{}}
 	for _, s := range suites {
 		for _, e := range s.Experiments {
 			cs.Exp[e] = experimentCharts(e)
@@ -103,10 +106,10 @@ func BuildCharts(suites []*SuiteReport) Charts {
 
 // experimentCharts are the charts that compare the runs of an experiment;
 // a chart with nothing to draw is left out.
-func experimentCharts(e *ExperimentReport) []ChartSpec {
-	title := FirstNonEmpty(e.Experiment.Title, e.Experiment.Name)
-	var out []ChartSpec
-	add := func(c ChartSpec) {
+func experimentCharts(e *model.ExperimentReport) []Spec {
+	title := model.FirstNonEmpty(e.Experiment.Title, e.Experiment.Name)
+	var out []Spec
+	add := func(c Spec) {
 		if len(c.Series) > 0 {
 			out = append(out, c)
 		}
@@ -118,15 +121,15 @@ func experimentCharts(e *ExperimentReport) []ChartSpec {
 		add(versusParam(e, title, "p99", "p99_ms", "p99 latency (ms)"))
 	}
 	add(overTime(e, "cpu", title+": server CPU", "CPU (% of one core)", func(s result.Sample) float64 { return s.ServerCPU }))
-	add(overTime(e, "rss", title+": server memory", "RSS (MiB)", func(s result.Sample) float64 { return float64(s.ServerRSS) / Mib }))
+	add(overTime(e, "rss", title+": server memory", "RSS (MiB)", func(s result.Sample) float64 { return float64(s.ServerRSS) / model.MiB }))
 	add(RuntimeChart(e, title))
 	return out
 }
 
 // rpsBars sets measured req/s (median, with the trials' min–max) beside
 // the published figure for each run.
-func rpsBars(e *ExperimentReport, title string) ChartSpec {
-	c := ChartSpec{Name: "rps", Title: title + ": throughput", Bars: true, Y: Axis{Label: "req/s"}}
+func rpsBars(e *model.ExperimentReport, title string) Spec {
+	c := Spec{Name: "rps", Title: title + ": throughput", Bars: true, Y: Axis{Label: "req/s"}}
 	if len(e.Runs) == 0 {
 		return c
 	}
@@ -153,8 +156,8 @@ func rpsBars(e *ExperimentReport, title string) ChartSpec {
 
 // percentileCurves is latency by percentile, one line per run, the trials
 // of a run merged.
-func percentileCurves(e *ExperimentReport, title string) ChartSpec {
-	c := ChartSpec{Name: "percentiles", Title: title + ": latency by percentile",
+func percentileCurves(e *model.ExperimentReport, title string) Spec {
+	c := Spec{Name: "percentiles", Title: title + ": latency by percentile",
 		X: Axis{Label: "percentile", Scale: PercentileScale, Ticks: PercentileTicks()}, Y: Axis{Label: "latency (ms)"}}
 	for i, r := range e.Runs {
 		h := mergedHist(r)
@@ -168,16 +171,16 @@ func percentileCurves(e *ExperimentReport, title string) ChartSpec {
 	return c
 }
 
-func mergedHist(r *RunReport) *hdrhistogram.Histogram {
+func mergedHist(r *model.RunReport) *hdrhistogram.Histogram {
 	var h *hdrhistogram.Histogram
 	for _, m := range r.OK {
-		if m.hist == nil {
+		if m.Hist == nil {
 			continue
 		}
 		if h == nil {
 			h = result.NewHistogram()
 		}
-		h.Merge(m.hist)
+		h.Merge(m.Hist)
 	}
 	if h == nil || h.TotalCount() == 0 {
 		return nil
@@ -214,15 +217,15 @@ func PercentileTicks() []Tick {
 
 // versusParam is a figure against the experiment's matrix parameter: one
 // line per implementation, its published figures beside it.
-func versusParam(e *ExperimentReport, title, name, key, ylabel string) ChartSpec {
-	c := ChartSpec{Name: name + "-vs-" + Slug(e.Param), Title: fmt.Sprintf("%s: %s by %s", title, ylabel, e.Param),
+func versusParam(e *model.ExperimentReport, title, name, key, ylabel string) Spec {
+	c := Spec{Name: name + "-vs-" + model.Slug(e.Param), Title: fmt.Sprintf("%s: %s by %s", title, ylabel, e.Param),
 		X: Axis{Label: e.Param}, Y: Axis{Label: ylabel}}
-	names, runs := e.series()
+	names, runs := e.Series()
 	for i, name := range names {
 		meas := Series{Name: name, Ranged: true, Color: i}
 		pub := Series{Name: name + " (published)", Published: true, Color: i}
 		for _, r := range runs[name] {
-			x, _ := paramNumber(r.Info.Params[e.Param])
+			x, _ := model.ParamNumber(r.Info.Params[e.Param])
 			if s := r.Measured[key]; s.N > 0 {
 				meas.Points = append(meas.Points, Point{X: x, Y: s.Median, Lo: s.Min, Hi: s.Max})
 			}
@@ -248,8 +251,8 @@ func versusParam(e *ExperimentReport, title, name, key, ylabel string) ChartSpec
 
 // overTime is one monitor figure over the measured part of a trial, one
 // line per run (its first monitored trial).
-func overTime(e *ExperimentReport, name, title, ylabel string, f func(result.Sample) float64) ChartSpec {
-	c := ChartSpec{Name: name, Title: title, X: Axis{Label: "time (s)"}, Y: Axis{Label: ylabel}}
+func overTime(e *model.ExperimentReport, name, title, ylabel string, f func(result.Sample) float64) Spec {
+	c := Spec{Name: name, Title: title, X: Axis{Label: "time (s)"}, Y: Axis{Label: ylabel}}
 	for i, r := range e.Runs {
 		t := firstMonitored(r)
 		if t == nil {
@@ -271,7 +274,7 @@ func LineStyle(name string, i int) Series {
 	return Series{Name: name, Color: i, Dash: i / len(Palette)}
 }
 
-func firstMonitored(r *RunReport) *result.Trial {
+func firstMonitored(r *model.RunReport) *result.Trial {
 	for _, m := range r.OK {
 		if m.Trial.Monitor != nil && len(m.Trial.Monitor.Samples) > 1 {
 			return m.Trial
@@ -281,11 +284,11 @@ func firstMonitored(r *RunReport) *result.Trial {
 }
 
 // paramValues are the distinct values of the experiment's parameter, sorted.
-func paramValues(e *ExperimentReport) []float64 {
+func paramValues(e *model.ExperimentReport) []float64 {
 	seen := map[float64]bool{}
 	var xs []float64
 	for _, r := range e.Runs {
-		if x, ok := paramNumber(r.Info.Params[e.Param]); ok && !seen[x] {
+		if x, ok := model.ParamNumber(r.Info.Params[e.Param]); ok && !seen[x] {
 			seen[x] = true
 			xs = append(xs, x)
 		}

@@ -1,4 +1,4 @@
-package model
+package chart
 
 import (
 	"image/color"
@@ -7,7 +7,7 @@ import (
 )
 
 var (
-	// palette is the colour of Series.Color in both renderers.
+	// Palette is the colour of Series.Color in both renderers.
 	Palette        = plotutil.DefaultColors
 	PublishedColor = color.RGBA{R: 190, G: 190, B: 190, A: 255}
 )

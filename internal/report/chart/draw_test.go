@@ -8,8 +8,6 @@ import (
 	"testing"
 
 	"gonum.org/v1/plot/vg/draw"
-
-	"restbench/internal/report/model"
 )
 
 // TestLegendBesidePlot lays out charts with many runs, as the heysphere
@@ -17,17 +15,17 @@ import (
 // and checks that no legend overlaps the plot or leaves the picture.
 func TestLegendBesidePlot(t *testing.T) {
 	for _, n := range []int{1, 10, 40} {
-		c := model.ChartSpec{Name: "percentiles", Title: "many runs: latency by percentile",
-			X: model.Axis{Label: "percentile", Scale: model.PercentileScale, Ticks: model.PercentileTicks()}, Y: model.Axis{Label: "latency (ms)"}}
+		c := Spec{Name: "percentiles", Title: "many runs: latency by percentile",
+			X: Axis{Label: "percentile", Scale: PercentileScale, Ticks: PercentileTicks()}, Y: Axis{Label: "latency (ms)"}}
 		for i := range n {
-			s := model.LineStyle(fmt.Sprintf("node-express work=%d%%", i), i)
+			s := LineStyle(fmt.Sprintf("node-express work=%d%%", i), i)
 			for k := 0.0; k <= 4; k += 0.05 {
 				x := math.Pow(10, k)
-				s.Points = append(s.Points, model.Point{X: x, Y: float64(i+1) * 100 * (1 - 1/x)})
+				s.Points = append(s.Points, Point{X: x, Y: float64(i+1) * 100 * (1 - 1/x)})
 			}
 			c.Series = append(c.Series, s)
 		}
-		p, drawn := PlotChart(c)
+		p, drawn := Plot(c)
 		lay := layoutChart(p, drawn)
 		if cols := len(lay.legends); (n <= 10) != (cols == 1) {
 			t.Errorf("%d runs: %d legend columns", n, cols)
@@ -64,8 +62,8 @@ func TestSaveChartIsAtomic(t *testing.T) {
 	if err := os.Symlink("/dev/full", path); err != nil {
 		t.Fatal(err)
 	}
-	c := model.ChartSpec{Name: "c", Title: "c", X: model.Axis{Label: "x"}, Y: model.Axis{Label: "y"},
-		Series: []model.Series{{Name: "s", Points: []model.Point{{X: 1, Y: 1}, {X: 2, Y: 3}}}}}
+	c := Spec{Name: "c", Title: "c", X: Axis{Label: "x"}, Y: Axis{Label: "y"},
+		Series: []Series{{Name: "s", Points: []Point{{X: 1, Y: 1}, {X: 2, Y: 3}}}}}
 	if err := saveChart(c, path, "png"); err != nil {
 		t.Fatal(err)
 	}

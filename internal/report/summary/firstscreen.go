@@ -1,4 +1,7 @@
-package model
+// Package summary builds the report's first screen from the model: one row
+// per graded claim, the count of each state, what was learned, and the rows
+// of the forest plot.
+package summary
 
 import (
 	"fmt"
@@ -7,6 +10,7 @@ import (
 	"strings"
 
 	"restbench/internal/metric"
+	"restbench/internal/report/model"
 	"restbench/internal/result"
 	"restbench/internal/verdict"
 )
@@ -21,12 +25,12 @@ import (
 // flight): "not run here" is kept for cells that did not run.
 const NotRunAsPremised = "not run as premised"
 
-// firstScreen is what the report opens with.
-type firstScreen struct {
+// Screen is what the report opens with.
+type Screen struct {
 	Learned []learnedSuite
 	Counts  []stateCount
 	Windows []string
-	Rows    []summaryRow
+	Rows    []Row
 	Forest  []ForestRow
 	// Unplotted counts the graded claims on one run's own figure (CPU %,
 	// MiB): they are no ratios, so the forest plot leaves them to the table.
@@ -36,8 +40,8 @@ type firstScreen struct {
 // learnedSuite is one suite's lines in "What was learned".
 type learnedSuite struct {
 	Suite, SuiteID, Title string
-	Lines                 []summaryRow // its most firmly decided claims, strongest first
-	Rest                  string       // what the other claims are, counted by state
+	Lines                 []Row  // its most firmly decided claims, strongest first
+	Rest                  string // what the other claims are, counted by state
 }
 
 // stateCount is one kind of claim counted by state.
@@ -56,9 +60,9 @@ func (c stateCount) String() string {
 // maxLearned is how many claims of a suite "What was learned" names.
 const maxLearned = 3
 
-// BuildFirstScreen computes the first screen of the report.
-func BuildFirstScreen(suites []*SuiteReport) firstScreen {
-	fs := firstScreen{Rows: SummaryRows(suites)}
+// BuildScreen computes the first screen of the report.
+func BuildScreen(suites []*model.SuiteReport) Screen {
+	fs := Screen{Rows: Rows(suites)}
 	last := map[string]string{} // each kind's table: the suite of its last row
 	for i := range fs.Rows {
 		r := &fs.Rows[i]
@@ -79,18 +83,18 @@ func BuildFirstScreen(suites []*SuiteReport) firstScreen {
 
 // decided reports whether a row is a verdict: holds (a bound too) or does
 // not hold. Every other state beside a measured ratio is not a verdict.
-func (r summaryRow) decided() bool { return r.Outcome == Holds || r.Outcome == DoesNotHold }
+func (r Row) decided() bool { return r.Outcome == model.Holds || r.Outcome == model.DoesNotHold }
 
 // strength is how far a decided claim's interval lies from its region's
 // nearest edge, in log units: inside for holds, outside for does not hold.
-func (r summaryRow) strength() float64 {
+func (r Row) strength() float64 {
 	v := r.v
 	if v.Lo <= 0 || v.Hi <= 0 {
 		return 0
 	}
 	lo, hi := v.RegionLo, v.RegionHi
 	d := math.Inf(1)
-	if v.Outcome == Holds {
+	if v.Outcome == model.Holds {
 		if lo > 0 {
 			d = math.Log(v.Lo / lo)
 		}
@@ -115,9 +119,9 @@ func (r summaryRow) strength() float64 {
 // learnedOf picks a suite's most firmly decided claims, the write-ups' and
 // their replays (restbench's own checks are in the table), and counts the
 // rest by state.
-func learnedOf(s *SuiteReport, rows []summaryRow) learnedSuite {
-	l := learnedSuite{Suite: s.Suite.Name, SuiteID: Anchor(s.Suite.Name), Title: FirstNonEmpty(s.Suite.Title, s.Suite.Name)}
-	var decided []summaryRow
+func learnedOf(s *model.SuiteReport, rows []Row) learnedSuite {
+	l := learnedSuite{Suite: s.Suite.Name, SuiteID: model.Anchor(s.Suite.Name), Title: model.FirstNonEmpty(s.Suite.Title, s.Suite.Name)}
+	var decided []Row
 	rest := map[string]int{}
 	for _, r := range rows {
 		if r.Suite != s.Suite.Name || r.Kind == result.KindCheck {
@@ -158,7 +162,7 @@ var states = func() []string {
 	var out []string
 	for _, o := range verdict.Outcomes {
 		out = append(out, o)
-		if o == NotRun {
+		if o == model.NotRun {
 			out = append(out, NotRunAsPremised)
 		}
 	}
@@ -171,8 +175,8 @@ var states = func() []string {
 // bound, "scaled", a design, a generator's disagreement, a control) makes
 // no state of its own: counted by the table's text, such rows fell out of
 // every count.
-func shownOutcome(v Verdict) string {
-	if v.Outcome == NotRun && v.Pairs > 0 {
+func shownOutcome(v model.Verdict) string {
+	if v.Outcome == model.NotRun && v.Pairs > 0 {
 		return NotRunAsPremised
 	}
 	return v.Outcome
@@ -188,7 +192,7 @@ var KindTitles = []struct{ Kind, Title string }{
 
 // countStates counts each kind's rows by the state the table shows: a
 // runtime replay counts as a replay, never as another conclusion.
-func countStates(rows []summaryRow) []stateCount {
+func countStates(rows []Row) []stateCount {
 	var out []stateCount
 	for _, k := range KindTitles {
 		n := map[string]int{}
@@ -199,7 +203,7 @@ func countStates(rows []summaryRow) []stateCount {
 			}
 			c.Total++
 			st := shownOutcome(r.v)
-			if st == Holds && r.Bound != "" {
+			if st == model.Holds && r.Bound != "" {
 				c.Bounds++
 			}
 			n[st]++
@@ -212,7 +216,7 @@ func countStates(rows []summaryRow) []stateCount {
 				continue
 			}
 			p := fmt.Sprintf("%d %s", n[st], st)
-			if st == Holds && c.Bounds > 0 {
+			if st == model.Holds && c.Bounds > 0 {
 				p += fmt.Sprintf(" (%d as a bound)", c.Bounds)
 			}
 			c.Parts = append(c.Parts, p)
@@ -234,7 +238,7 @@ func claimKind(c result.Conclusion) string {
 // windowLine states a suite's windows here against the published ones:
 // "dotchev-echo: here 1–1.5 s, median 1.5 s, at standard scale;
 // published: 20 s (wrk -d 20s)".
-func windowLine(s *SuiteReport) string {
+func windowLine(s *model.SuiteReport) string {
 	var ds []float64
 	for _, e := range s.Experiments {
 		for _, r := range e.Runs {
@@ -257,7 +261,7 @@ func windowLine(s *SuiteReport) string {
 	if w := s.Suite.PublishedWindow; w != "" {
 		pub = w
 	}
-	return fmt.Sprintf("%s: here %s, at %s scale; published: %s", s.Suite.Name, here, FirstNonEmpty(s.Suite.Scale, s.Env.Scale, "unknown"), pub)
+	return fmt.Sprintf("%s: here %s, at %s scale; published: %s", s.Suite.Name, here, model.FirstNonEmpty(s.Suite.Scale, s.Env.Scale, "unknown"), pub)
 }
 
 // seconds prints a window: 1.5 s, 20 s, 0.25 s.
@@ -265,29 +269,9 @@ func seconds(s float64) string {
 	return fmt.Sprintf("%.3g s", s)
 }
 
-// premiseRatios gives a "not run here" verdict whose cells ran, short of
-// the claim's premise (cores, requests in flight), the ratio they measured:
-// the first screen shows it beside the state, as no verdict.
-func premiseRatios(er *ExperimentReport, r *Results, trials map[string][]*result.Trial) {
-	runs := suiteRuns(r.Suite)
-	for i := range er.Verdicts {
-		v := &er.Verdicts[i]
-		if v.Outcome != NotRun || v.Requires == nil || v.From != nil || i >= len(er.Experiment.Conclusions) {
-			continue
-		}
-		c := er.Experiment.Conclusions[i]
-		c.Requires = nil
-		w := verdict.Evaluate(c, runs, trials, er.Experiment.Looks)
-		if w.Pairs == 0 {
-			continue
-		}
-		v.Estimate, v.Lo, v.Hi, v.Interval, v.Pairs, v.Points = w.Estimate, w.Lo, w.Hi, w.Interval, w.Pairs, w.Points
-	}
-}
-
 // shortReason is the verdict's own reason, its first clause (a
 // parenthesis is kept whole), or the rule that decided when it needs none.
-func shortReason(v Verdict) string {
+func shortReason(v model.Verdict) string {
 	why := v.Why
 	if why == "" {
 		return "rule: " + v.Rule
@@ -334,7 +318,7 @@ const (
 // publishedKind says what a verdict's published figure is: computed from
 // the published rows (the suite left it to them, or it equals their
 // ratio), a factor the write-up's text states, or none.
-func publishedKind(v Verdict, given float64, runs map[string]result.RunInfo) string {
+func publishedKind(v model.Verdict, given float64, runs map[string]result.RunInfo) string {
 	switch {
 	case v.Kind == result.KindCheck:
 		return pubOwn
@@ -361,7 +345,7 @@ func publishedKind(v Verdict, given float64, runs map[string]result.RunInfo) str
 // regionText is the region a claim wants its ratio in, short: "> 1×",
 // "1.6–2.5×", "≥ 80 %"; a band or tie of a write-up's claim was read from
 // its words, and says so.
-func regionText(v Verdict) string {
+func regionText(v model.Verdict) string {
 	lo, hi := v.RegionLo, v.RegionHi
 	if lo == 0 && hi == 0 {
 		return "—"

@@ -1,9 +1,10 @@
-package model
+package summary
 
 import (
 	"strings"
 	"testing"
 
+	"restbench/internal/report/model"
 	"restbench/internal/result"
 )
 
@@ -23,7 +24,7 @@ func TestCrossCheck(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := &Results{Suite: result.Suite{Name: "sum"}, Trials: map[string][]result.Trial{}}
+			r := &model.Results{Suite: result.Suite{Name: "sum"}, Trials: map[string][]result.Trial{}}
 			add := func(exp, impl, engine string, conns int, rps float64) string {
 				id := exp + "/" + impl
 				for k := 1; k <= 5; k++ {
@@ -47,7 +48,7 @@ func TestCrossCheck(t *testing.T) {
 				}
 				r.Suite.Experiments = append(r.Suite.Experiments, *e)
 			}
-			v := Build(r).Experiments[0].Verdicts[0]
+			v := model.Build(r).Experiments[0].Verdicts[0]
 			if v.Disagrees != tt.want {
 				t.Errorf("disagrees %q, want %q", v.Disagrees, tt.want)
 			}

@@ -1,4 +1,4 @@
-package model
+package summary
 
 import (
 	"math"
@@ -6,13 +6,14 @@ import (
 	"strings"
 	"testing"
 
+	"restbench/internal/report/model"
 	"restbench/internal/result"
 	"restbench/internal/verdict"
 )
 
 // graded is a verdict on A/B with an interval, for the first screen's tests.
-func graded(text, kind, outcome, bound string, est, lo, hi, rlo, rhi float64) Verdict {
-	return Verdict{Verdict: verdict.Verdict{
+func graded(text, kind, outcome, bound string, est, lo, hi, rlo, rhi float64) model.Verdict {
+	return model.Verdict{Verdict: verdict.Verdict{
 		Conclusion: result.Conclusion{Text: text, Kind: kind, Metric: "rps", A: "x/a", B: "x/b", Published: 1.77},
 		Estimate:   est, Lo: lo, Hi: hi, Pairs: 5, Outcome: outcome, Bound: bound, Rule: "interval of the median paired ratio above 1×",
 		RegionLo: rlo, RegionHi: rhi,
@@ -20,18 +21,18 @@ func graded(text, kind, outcome, bound string, est, lo, hi, rlo, rhi float64) Ve
 }
 
 // notGraded is a verdict with nothing paired.
-func notGraded(text, kind, outcome, why string) Verdict {
-	return Verdict{Verdict: verdict.Verdict{Conclusion: result.Conclusion{Text: text, Kind: kind, Metric: "rps", A: "x/a", B: "x/b"},
+func notGraded(text, kind, outcome, why string) model.Verdict {
+	return model.Verdict{Verdict: verdict.Verdict{Conclusion: result.Conclusion{Text: text, Kind: kind, Metric: "rps", A: "x/a", B: "x/b"},
 		Outcome: outcome, Why: why, RegionLo: 1, RegionHi: math.Inf(1)}}
 }
 
 // screenOf builds the first screen of one suite with one experiment.
-func screenOf(name string, vs ...Verdict) firstScreen {
-	e := &ExperimentReport{Experiment: result.Experiment{Name: "x"}, Verdicts: vs}
+func screenOf(name string, vs ...model.Verdict) Screen {
+	e := &model.ExperimentReport{Experiment: result.Experiment{Name: "x"}, Verdicts: vs}
 	for _, v := range vs {
 		e.Experiment.Conclusions = append(e.Experiment.Conclusions, v.Conclusion)
 	}
-	return BuildFirstScreen([]*SuiteReport{{Suite: result.Suite{Name: name}, Experiments: []*ExperimentReport{e}}})
+	return BuildScreen([]*model.SuiteReport{{Suite: result.Suite{Name: name}, Experiments: []*model.ExperimentReport{e}}})
 }
 
 // TestLearnedLines: "What was learned" names a suite's most firmly decided
@@ -41,42 +42,42 @@ func TestLearnedLines(t *testing.T) {
 	inf := math.Inf(1)
 	for _, c := range []struct {
 		name  string
-		vs    []Verdict
+		vs    []model.Verdict
 		lines []string // the claims named, in order
 		rest  string
 	}{
 		{
 			name: "strongest first, at most three",
-			vs: []Verdict{
-				graded("barely above 1", "", Holds, "", 1.05, 1.01, 1.1, 1, inf),
-				graded("far above 1", "", Holds, "", 3, 2.5, 3.5, 1, inf),
-				graded("far outside a band", "", DoesNotHold, "", 0.5, 0.4, 0.6, 1.6, 2.5),
-				graded("inside a band", "", Holds, "", 2, 1.9, 2.1, 1.6, 2.5),
-				graded("a check, however firm", result.KindCheck, Holds, "", 9, 8, 10, 1, inf),
+			vs: []model.Verdict{
+				graded("barely above 1", "", model.Holds, "", 1.05, 1.01, 1.1, 1, inf),
+				graded("far above 1", "", model.Holds, "", 3, 2.5, 3.5, 1, inf),
+				graded("far outside a band", "", model.DoesNotHold, "", 0.5, 0.4, 0.6, 1.6, 2.5),
+				graded("inside a band", "", model.Holds, "", 2, 1.9, 2.1, 1.6, 2.5),
+				graded("a check, however firm", result.KindCheck, model.Holds, "", 9, 8, 10, 1, inf),
 			},
 			lines: []string{"far outside a band", "far above 1", "inside a band"},
 			rest:  "Its other claims: 1 holds.",
 		},
 		{
 			name: "a bound is decided; a non-verdict is not",
-			vs: []Verdict{
-				graded("a lower bound", "", Holds, "lower", 3.4, 3.2, 3.5, 1.18, inf),
-				graded("flagged", "", NotComparable, "", 1.5, 1.4, 1.6, 1, inf),
+			vs: []model.Verdict{
+				graded("a lower bound", "", model.Holds, "lower", 3.4, 3.2, 3.5, 1.18, inf),
+				graded("flagged", "", model.NotComparable, "", 1.5, 1.4, 1.6, 1, inf),
 			},
 			lines: []string{"a lower bound"},
 			rest:  "Its other claims: 1 not comparable.",
 		},
 		{
 			name: "nothing decided",
-			vs: []Verdict{
-				graded("straddles", "", Inconclusive, "", 1, 0.9, 1.1, 1, inf),
-				notGraded("needs cores", "", NotRun, "needs 4 cores (2 usable)"),
+			vs: []model.Verdict{
+				graded("straddles", "", model.Inconclusive, "", 1, 0.9, 1.1, 1, inf),
+				notGraded("needs cores", "", model.NotRun, "needs 4 cores (2 usable)"),
 			},
 			rest: "Nothing decided here: 1 inconclusive, 1 not run here.",
 		},
 		{
 			name:  "a replay is learned too",
-			vs:    []Verdict{graded("Node 24: Node is faster", result.KindReplay, Holds, "", 1.3, 1.2, 1.4, 1, inf)},
+			vs:    []model.Verdict{graded("Node 24: Node is faster", result.KindReplay, model.Holds, "", 1.3, 1.2, 1.4, 1, inf)},
 			lines: []string{"Node 24: Node is faster"},
 		},
 	} {
@@ -105,37 +106,37 @@ func TestLearnedLines(t *testing.T) {
 // premised.
 func TestCountStates(t *testing.T) {
 	inf := math.Inf(1)
-	premised := graded("needs 4 cores, ran on 1", "", NotRun, "", 1.9, 1.8, 2, 3, inf)
+	premised := graded("needs 4 cores, ran on 1", "", model.NotRun, "", 1.9, 1.8, 2, 3, inf)
 	premised.Why = "needs 4 cores for the server (x/a had 1)"
-	scaled := graded("scaled", "", DoesNotHold, "", 1.1, 1.05, 1.15, 2, inf)
+	scaled := graded("scaled", "", model.DoesNotHold, "", 1.1, 1.05, 1.15, 2, inf)
 	scaled.Scaled = "GOMAXPROCS=2 against 1 under a 0.5-CPU quota"
-	designed := graded("designed", "", Holds, "lower", 2.4, 2.1, 2.9, 1.34, inf)
+	designed := graded("designed", "", model.Holds, "lower", 2.4, 2.1, 2.9, 1.34, inf)
 	designed.Design = "server-bound"
-	disputed := graded("disputed", "", Holds, "", 2.5, 2.2, 2.6, 1, inf)
+	disputed := graded("disputed", "", model.Holds, "", 2.5, 2.2, 2.6, 1, inf)
 	disputed.Disagrees = "wrk measured 2.28×"
 	for _, c := range []struct {
 		name string
-		vs   []Verdict
+		vs   []model.Verdict
 		want []string
 	}{
 		{
 			name: "a replay is counted apart",
-			vs: []Verdict{
-				graded("Node is faster", "", Holds, "", 1.3, 1.2, 1.4, 1, inf),
-				graded("Node 24: Node is faster", result.KindReplay, Holds, "", 1.1, 1.05, 1.2, 1, inf),
-				graded("Bun: Node is faster", result.KindReplay, DoesNotHold, "", 0.8, 0.7, 0.9, 1, inf),
+			vs: []model.Verdict{
+				graded("Node is faster", "", model.Holds, "", 1.3, 1.2, 1.4, 1, inf),
+				graded("Node 24: Node is faster", result.KindReplay, model.Holds, "", 1.1, 1.05, 1.2, 1, inf),
+				graded("Bun: Node is faster", result.KindReplay, model.DoesNotHold, "", 0.8, 0.7, 0.9, 1, inf),
 			},
 			want: []string{"The write-ups' conclusions 1: 1 holds", "Runtime replays 2: 1 holds, 1 does not hold here"},
 		},
 		{
 			name: "bounds, checks and not run as premised",
-			vs: []Verdict{
-				graded("a", "", Holds, "lower", 3.4, 3.2, 3.5, 1.18, inf),
-				graded("b", "", Holds, "", 1.3, 1.2, 1.4, 1, inf),
-				notGraded("c", "", NotRun, "needs 6 cores (2 usable)"),
+			vs: []model.Verdict{
+				graded("a", "", model.Holds, "lower", 3.4, 3.2, 3.5, 1.18, inf),
+				graded("b", "", model.Holds, "", 1.3, 1.2, 1.4, 1, inf),
+				notGraded("c", "", model.NotRun, "needs 6 cores (2 usable)"),
 				premised,
-				graded("d", result.KindConclusion, PublishedInconsistent, "", 0.4, 0.3, 0.5, 5, inf),
-				graded("check", result.KindCheck, Inconclusive, "", 1, 0.9, 1.1, 0.95, 1.05),
+				graded("d", result.KindConclusion, model.PublishedInconsistent, "", 0.4, 0.3, 0.5, 5, inf),
+				graded("check", result.KindCheck, model.Inconclusive, "", 1, 0.9, 1.1, 0.95, 1.05),
 			},
 			want: []string{
 				"The write-ups' conclusions 5: 2 holds (1 as a bound), 1 published figures inconsistent, 1 not run here, 1 not run as premised",
@@ -146,11 +147,11 @@ func TestCountStates(t *testing.T) {
 			// The 2026-11-25 sample report counted 53 of its 60 write-up
 			// conclusions: a state with a suffix fell out of every count.
 			name: "scaled, designed, disputed and bounded states count as their outcome",
-			vs: []Verdict{
+			vs: []model.Verdict{
 				scaled,
 				designed,
 				disputed,
-				graded("capped", "", DoesNotHold, "upper", 0.7, 0.6, 0.8, 0.9, 1.1),
+				graded("capped", "", model.DoesNotHold, "upper", 0.7, 0.6, 0.8, 0.9, 1.1),
 			},
 			want: []string{"The write-ups' conclusions 4: 2 holds (1 as a bound), 2 does not hold here"},
 		},
@@ -179,7 +180,7 @@ func TestShortReason(t *testing.T) {
 		{"needs 12 cores", "", "needs 12 cores"},
 		{strings.Repeat("word ", 60), "", strings.TrimSpace(strings.Repeat("word ", 32)) + " …"},
 	} {
-		v := Verdict{Verdict: verdict.Verdict{Why: c.why, Rule: c.rule}}
+		v := model.Verdict{Verdict: verdict.Verdict{Why: c.why, Rule: c.rule}}
 		if got := shortReason(v); got != c.want {
 			t.Errorf("shortReason(%q) = %q, want %q", c.why, got, c.want)
 		}
@@ -205,7 +206,7 @@ func TestPublishedKind(t *testing.T) {
 		{"none", "", 0, 0, pubNone},
 		{"restbench's check", result.KindCheck, 1, 1, pubOwn},
 	} {
-		v := Verdict{Verdict: verdict.Verdict{Conclusion: result.Conclusion{Kind: c.kind, Metric: "rps", A: "a", B: "b", Published: c.published}}}
+		v := model.Verdict{Verdict: verdict.Verdict{Conclusion: result.Conclusion{Kind: c.kind, Metric: "rps", A: "a", B: "b", Published: c.published}}}
 		if got := publishedKind(v, c.given, runs); got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}
@@ -229,7 +230,7 @@ func TestRegionText(t *testing.T) {
 		{result.Conclusion{B: "b", Claim: result.ClaimGrows, Points: []result.Point{{X: 1}, {X: 2}}}, 1, inf, "grows: change > 1×"},
 		{result.Conclusion{Metric: "cpu_pct", Claim: result.ClaimBand, Low: 80, High: 100}, 80, 100, "80 %–100 %, read from the words"},
 	} {
-		v := Verdict{Verdict: verdict.Verdict{Conclusion: c.c, RegionLo: c.lo, RegionHi: c.hi}}
+		v := model.Verdict{Verdict: verdict.Verdict{Conclusion: c.c, RegionLo: c.lo, RegionHi: c.hi}}
 		if got := regionText(v); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.c, got, c.want)
 		}
@@ -262,14 +263,14 @@ func TestPremiseRatios(t *testing.T) {
 		ratio  string
 	}{
 		{"the cells ran on one core", result.StatusOK, NotRunAsPremised, "2.00×"},
-		{"the cells did not run", result.StatusNotRun, NotRun, ""},
+		{"the cells did not run", result.StatusNotRun, model.NotRun, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			e := result.Experiment{Name: "x", Runs: []result.RunInfo{{ID: "x/go", Trials: 5}, {ID: "x/node", Trials: 5}},
 				Conclusions: []result.Conclusion{{Text: "Go uses parallelism", Metric: "rps", A: "x/go", B: "x/node", Requires: needs4}}}
-			r := &Results{Suite: result.Suite{Name: "s", Experiments: []result.Experiment{e}},
+			r := &model.Results{Suite: result.Suite{Name: "s", Experiments: []result.Experiment{e}},
 				Trials: map[string][]result.Trial{"x/go": trials(2000, c.status), "x/node": trials(1000, result.StatusOK)}}
-			fs := BuildFirstScreen([]*SuiteReport{Build(r)})
+			fs := BuildScreen([]*model.SuiteReport{model.Build(r)})
 			if len(fs.Rows) != 1 {
 				t.Fatalf("rows %+v", fs.Rows)
 			}
@@ -287,28 +288,28 @@ func TestPremiseRatios(t *testing.T) {
 // TestWindowLine: each suite states its windows here against the
 // published ones.
 func TestWindowLine(t *testing.T) {
-	run := func(ds ...float64) *RunReport {
-		r := &RunReport{}
+	run := func(ds ...float64) *model.RunReport {
+		r := &model.RunReport{}
 		for _, d := range ds {
-			r.OK = append(r.OK, measured{Trial: &result.Trial{Load: &result.Load{DurationS: d}}})
+			r.OK = append(r.OK, model.Measured{Trial: &result.Trial{Load: &result.Load{DurationS: d}}})
 		}
 		return r
 	}
 	for _, c := range []struct {
 		name, window string
-		runs         []*RunReport
+		runs         []*model.RunReport
 		want         string
 	}{
-		{"one length", "20 s (wrk -d 20s)", []*RunReport{run(1.5, 1.5), run(1.5)},
+		{"one length", "20 s (wrk -d 20s)", []*model.RunReport{run(1.5, 1.5), run(1.5)},
 			"s: here 1.5 s, at standard scale; published: 20 s (wrk -d 20s)"},
-		{"lengths that vary", "50,000 requests (ab -n 50000)", []*RunReport{run(0.17, 1.7), run(3.03)},
+		{"lengths that vary", "50,000 requests (ab -n 50000)", []*model.RunReport{run(0.17, 1.7), run(3.03)},
 			"s: here 0.17–3.03 s, median 1.7 s, at standard scale; published: 50,000 requests (ab -n 50000)"},
-		{"no published window", "", []*RunReport{run(1)},
+		{"no published window", "", []*model.RunReport{run(1)},
 			"s: here 1 s, at standard scale; published: not recorded in the suite (its source: window)"},
-		{"nothing measured", "20 s", []*RunReport{run()}, ""},
+		{"nothing measured", "20 s", []*model.RunReport{run()}, ""},
 	} {
-		s := &SuiteReport{Suite: result.Suite{Name: "s", Scale: "standard", PublishedWindow: c.window},
-			Experiments: []*ExperimentReport{{Runs: c.runs}}}
+		s := &model.SuiteReport{Suite: result.Suite{Name: "s", Scale: "standard", PublishedWindow: c.window},
+			Experiments: []*model.ExperimentReport{{Runs: c.runs}}}
 		if got := windowLine(s); got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}
@@ -320,17 +321,17 @@ func TestWindowLine(t *testing.T) {
 // what was not paired and counts the claims on one run's own figure.
 func TestForestRows(t *testing.T) {
 	inf := math.Inf(1)
-	single := Verdict{Verdict: verdict.Verdict{Conclusion: result.Conclusion{Text: "Node keeps one CPU at 90 %", Metric: "cpu_pct", A: "x/a", Claim: result.ClaimBand, Low: 80, High: 100},
-		Estimate: 95, Lo: 93, Hi: 97, Pairs: 5, Outcome: Holds, RegionLo: 80, RegionHi: 100}}
+	single := model.Verdict{Verdict: verdict.Verdict{Conclusion: result.Conclusion{Text: "Node keeps one CPU at 90 %", Metric: "cpu_pct", A: "x/a", Claim: result.ClaimBand, Low: 80, High: 100},
+		Estimate: 95, Lo: 93, Hi: 97, Pairs: 5, Outcome: model.Holds, RegionLo: 80, RegionHi: 100}}
 	fs := screenOf("s",
-		graded("holds", "", Holds, "", 1.3, 1.2, 1.4, 1, inf),
-		graded("flagged", "", NotComparable, "", 0.9, 0.8, 1.1, 1.6, 2.5),
-		notGraded("not run", "", NotRun, "needs 6 cores"),
+		graded("holds", "", model.Holds, "", 1.3, 1.2, 1.4, 1, inf),
+		graded("flagged", "", model.NotComparable, "", 0.9, 0.8, 1.1, 1.6, 2.5),
+		notGraded("not run", "", model.NotRun, "needs 6 cores"),
 		single,
 	)
 	want := []ForestRow{
-		{ID: "v-s-x-1", Suite: "s", Label: "holds", State: Holds, Est: 1.3, Lo: 1.2, Hi: 1.4, Pub: 1.77, RegionLo: 1, RegionHi: inf, Verdict: true},
-		{ID: "v-s-x-2", Suite: "s", Label: "flagged", State: NotComparable, Est: 0.9, Lo: 0.8, Hi: 1.1, Pub: 1.77, RegionLo: 1.6, RegionHi: 2.5},
+		{ID: "v-s-x-1", Suite: "s", Label: "holds", State: model.Holds, Est: 1.3, Lo: 1.2, Hi: 1.4, Pub: 1.77, RegionLo: 1, RegionHi: inf, Verdict: true},
+		{ID: "v-s-x-2", Suite: "s", Label: "flagged", State: model.NotComparable, Est: 0.9, Lo: 0.8, Hi: 1.1, Pub: 1.77, RegionLo: 1.6, RegionHi: 2.5},
 	}
 	if !reflect.DeepEqual(fs.Forest, want) {
 		t.Errorf("forest rows\n%+v\nwant\n%+v", fs.Forest, want)

@@ -1,9 +1,10 @@
-package model
+package summary
 
 import (
 	"strings"
 	"testing"
 
+	"restbench/internal/report/model"
 	"restbench/internal/result"
 	"restbench/internal/verdict"
 )
@@ -11,11 +12,11 @@ import (
 // TestTrendPointUnits: a trend over one run's own figure prints each point
 // in the metric's unit; a trend over ratios prints ratios.
 func TestTrendPointUnits(t *testing.T) {
-	own := Verdict{Verdict: verdict.Verdict{Conclusion: result.Conclusion{Text: "memory grows", Metric: "rss_mb", Claim: result.ClaimGrows},
+	own := model.Verdict{Verdict: verdict.Verdict{Conclusion: result.Conclusion{Text: "memory grows", Metric: "rss_mb", Claim: result.ClaimGrows},
 		Points: []verdict.PointValue{{X: 0, Measured: 97.8}, {X: 30, Measured: 278}}, Outcome: verdict.NotComparable, Why: "flagged"}}
-	ratio := Verdict{Verdict: verdict.Verdict{Conclusion: result.Conclusion{Text: "lead grows", Metric: "rps", Claim: result.ClaimGrows},
+	ratio := model.Verdict{Verdict: verdict.Verdict{Conclusion: result.Conclusion{Text: "lead grows", Metric: "rps", Claim: result.ClaimGrows},
 		Points: []verdict.PointValue{{X: 100, Published: 1.23, Measured: 3.37, Ratio: true}}, Outcome: verdict.NotComparable, Why: "flagged"}}
-	for v, want := range map[*Verdict]string{&own: "at 30 published —, here 278 MiB", &ratio: "at 100 published 1.23×, here 3.37×"} {
+	for v, want := range map[*model.Verdict]string{&own: "at 30 published —, here 278 MiB", &ratio: "at 100 published 1.23×, here 3.37×"} {
 		if got := VerdictDetail(*v); !strings.Contains(got, want) {
 			t.Errorf("%s: %q lacks %q", v.Text, got, want)
 		}
@@ -40,7 +41,7 @@ func TestScaledAndDesign(t *testing.T) {
 		{"scaled", scaled, "", "holds, scaled", "Scaled: quota = cores ÷ 4, GOMAXPROCS = cores."},
 		{"design with a bound", design, "lower", "holds (lower bound), design: server-bound (0.5-CPU quota on both)", "Design: server-bound (0.5-CPU quota on both)."},
 	} {
-		v := Verdict{Verdict: verdict.Verdict{Conclusion: c.c, Outcome: verdict.Holds, Bound: c.bound, Estimate: 6, Lo: 5.5, Hi: 6.5, Pairs: 5, Rule: "above 5×"}}
+		v := model.Verdict{Verdict: verdict.Verdict{Conclusion: c.c, Outcome: verdict.Holds, Bound: c.bound, Estimate: 6, Lo: 5.5, Hi: 6.5, Pairs: 5, Rule: "above 5×"}}
 		cell, line := OutcomeCell(v), VerdictDetail(v)
 		if c.cell == "" {
 			if strings.Contains(cell, "scaled") || strings.Contains(cell, "design") || strings.Contains(line, "Scaled:") || strings.Contains(line, "Design:") {
@@ -74,7 +75,7 @@ func TestControlNote(t *testing.T) {
 		{"one run's figure", verdict.Verdict{Conclusion: result.Conclusion{Metric: "cpu_pct", A: "sum/node"}, Control: cpu},
 			"with the control sum/node backlog=4096 in its place: 103 % (73 %–108 %), inconclusive; sum/node at 0.69× (0.622–0.771) of its control"},
 	} {
-		if got := controlNote(Verdict{Verdict: c.v}); got != c.want {
+		if got := controlNote(model.Verdict{Verdict: c.v}); got != c.want {
 			t.Errorf("%s: %q\nwant %q", c.name, got, c.want)
 		}
 	}

@@ -1,8 +1,9 @@
-package model
+package chart
 
 import (
 	"fmt"
 
+	"restbench/internal/report/model"
 	"restbench/internal/result"
 )
 
@@ -10,9 +11,9 @@ import (
 // trial: per-core CPU load (does the server use the cores it was given?)
 // and latency per second with the probe beside it (does a slow endpoint
 // starve the health check?).
-func runCharts(r *RunReport) []ChartSpec {
-	var out []ChartSpec
-	for _, c := range []ChartSpec{perCore(r), latencyOverTime(r)} {
+func runCharts(r *model.RunReport) []Spec {
+	var out []Spec
+	for _, c := range []Spec{perCore(r), latencyOverTime(r)} {
 		if len(c.Series) > 0 {
 			out = append(out, c)
 		}
@@ -20,12 +21,12 @@ func runCharts(r *RunReport) []ChartSpec {
 	return out
 }
 
-func perCore(r *RunReport) ChartSpec {
+func perCore(r *model.RunReport) Spec {
 	t := firstMonitored(r)
 	if t == nil || len(t.Monitor.Samples[0].Cores) == 0 {
-		return ChartSpec{}
+		return Spec{}
 	}
-	c := ChartSpec{Name: "cores", Title: r.Label() + ": CPU load per core (trial " + fmt.Sprint(t.Trial) + ")",
+	c := Spec{Name: "cores", Title: r.Label() + ": CPU load per core (trial " + fmt.Sprint(t.Trial) + ")",
 		X: Axis{Label: "time (s)"}, Y: Axis{Label: "busy (%)", Max: 100}}
 	for core := range t.Monitor.Samples[0].Cores {
 		s := Series{Name: fmt.Sprintf("cpu%d%s", core, coreRole(t.Placement, core)), Color: core}
@@ -72,7 +73,7 @@ func cpuListHas(list string, c int) bool {
 	return false
 }
 
-func latencyOverTime(r *RunReport) ChartSpec {
+func latencyOverTime(r *model.RunReport) Spec {
 	var t *result.Trial
 	for _, m := range r.OK {
 		if len(m.Trial.Load.Timeline) > 1 {
@@ -81,9 +82,9 @@ func latencyOverTime(r *RunReport) ChartSpec {
 		}
 	}
 	if t == nil {
-		return ChartSpec{}
+		return Spec{}
 	}
-	c := ChartSpec{Name: "latency-over-time", Title: r.Label() + ": latency per second (trial " + fmt.Sprint(t.Trial) + ")",
+	c := Spec{Name: "latency-over-time", Title: r.Label() + ": latency per second (trial " + fmt.Sprint(t.Trial) + ")",
 		X: Axis{Label: "time (s)"}, Y: Axis{Label: "latency (ms)"}}
 	add := func(tl []result.Second, name string, color, dash int) {
 		p50 := Series{Name: name + " p50", Color: color, Dash: dash, Width: 1}
