@@ -62,18 +62,6 @@ type htmlSuite struct {
 	Experiments                 []htmlExperiment
 }
 
-var htmlHeader = []string{"run", "trials ok", "req/s", "req/s min–max", "published req/s", "mean ms", "p50 ms", "p99 ms", "max ms", "errors", "server CPU %", "RSS MiB", "flags"}
-
-func htmlRow(r *model.RunReport) []string {
-	m := r.Measured
-	pub := "—"
-	if v, ok := r.Info.Published["rps"]; ok {
-		pub = model.Num(v)
-	}
-	return []string{r.Label(), r.TrialsCell(), model.Med(m["rps"]), model.Rng(m["rps"]), pub, model.Med(m["latency_mean_ms"]), model.Med(m["p50_ms"]),
-		model.Med(m["p99_ms"]), model.Med(m["latency_max_ms"]), model.Med(m["errors"]), model.Med(m["cpu_pct"]), model.Med(m["rss_mb"]), strings.ReplaceAll(model.FlagsCell(r), "\\|", "|")}
-}
-
 func envLine(e result.Env) string {
 	return fmt.Sprintf("%s, %s, %d cores, %s %s, Go %s, Node %s, restbench %s", model.FirstNonEmpty(e.Host, "unknown host"),
 		model.FirstNonEmpty(e.CPUModel, "unknown CPU"), e.Cores, e.OS, e.Kernel, e.Go, e.Node, e.Restbench)
@@ -92,10 +80,11 @@ func Write(w io.Writer, suites []*model.SuiteReport, cs chart.Specs) error {
 			hs.Others = append(hs.Others, m.Dir+": "+envLine(m.Env))
 		}
 		for _, e := range s.Experiments {
-			he := htmlExperiment{ID: hs.ID + "-" + model.Slug(e.Experiment.Name), Title: model.FirstNonEmpty(e.Experiment.Title, e.Experiment.Name), Header: htmlHeader}
-			for _, r := range e.Runs {
-				he.Rows = append(he.Rows, htmlRow(r))
-			}
+			he := htmlExperiment{ID: hs.ID + "-" + model.Slug(e.Experiment.Name), Title: model.FirstNonEmpty(e.Experiment.Title, e.Experiment.Name)}
+			// The page leaves out what report.md adds: a column per matrix
+			// parameter, and the stdev.
+			measured := model.MeasuredTable(e).Without(model.ParamColumn, "latency_stdev_ms")
+			he.Header, he.Rows = measured.Titles(), measured.Rows
 			he.Machines = model.MachineLines(e)
 			if he.CostRows = model.CostRows(e); he.CostRows != nil {
 				he.CostHeader = model.CostHeader

@@ -22,10 +22,28 @@ func writeAccounting(b *strings.Builder, e *model.ExperimentReport) {
 	}
 }
 
+// writeColumns writes a table whose first column is left-aligned, and the
+// others right-aligned where they hold figures.
+func writeColumns(b *strings.Builder, t model.Table) {
+	var align strings.Builder
+	for _, c := range t.Columns[1:] {
+		if c.Figure {
+			align.WriteString("---:|")
+		} else {
+			align.WriteString("---|")
+		}
+	}
+	writeTable(b, t.Titles(), t.Rows, align.String())
+}
+
 // writeTable writes a Markdown table whose first column is left-aligned
 // and the others as align says (the separator row after its first cell).
 func writeTable(b *strings.Builder, header []string, rows [][]string, align string) {
-	fmt.Fprintf(b, "| %s |\n|---|%s\n", strings.Join(header, " | "), align)
+	titles := make([]string, len(header))
+	for i, h := range header {
+		titles[i] = model.Cell(h)
+	}
+	fmt.Fprintf(b, "| %s |\n|---|%s\n", strings.Join(titles, " | "), align)
 	for _, row := range rows {
 		cells := make([]string, len(row))
 		for i, c := range row {

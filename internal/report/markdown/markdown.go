@@ -154,29 +154,10 @@ func writeExperiment(b *strings.Builder, s *model.SuiteReport, e *model.Experime
 	}
 }
 
+// writeMeasured writes the measured table; the published req/s are left
+// to the published table that follows it.
 func writeMeasured(b *strings.Builder, e *model.ExperimentReport) {
-	params := model.ParamNames(e)
-	fmt.Fprintf(b, "| run |")
-	for _, p := range params {
-		fmt.Fprintf(b, " %s |", model.Cell(p))
-	}
-	fmt.Fprintf(b, " trials ok | req/s | req/s min–max | mean ms | stdev ms | p50 ms | p99 ms | max ms | errors | server CPU %% | RSS MiB | flags |\n|---|")
-	for range params {
-		fmt.Fprintf(b, "---|")
-	}
-	fmt.Fprintf(b, "---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n")
-	for _, r := range e.Runs {
-		m := r.Measured
-		fmt.Fprintf(b, "| %s |", model.Cell(r.Label()))
-		for _, p := range params {
-			fmt.Fprintf(b, " %s |", model.Cell(r.Info.Params[p]))
-		}
-		fmt.Fprintf(b, " %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-			r.TrialsCell(), model.Med(m["rps"]), model.Rng(m["rps"]), model.Med(m["latency_mean_ms"]), model.Med(m["latency_stdev_ms"]),
-			model.Med(m["p50_ms"]), model.Med(m["p99_ms"]), model.Med(m["latency_max_ms"]), model.Med(m["errors"]),
-			model.Med(m["cpu_pct"]), model.Med(m["rss_mb"]), model.FlagsCell(r))
-	}
-	fmt.Fprintf(b, "\n")
+	writeColumns(b, model.MeasuredTable(e).Without("published_rps"))
 }
 
 func writePublished(b *strings.Builder, e *model.ExperimentReport) {

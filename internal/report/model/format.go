@@ -10,7 +10,9 @@ import (
 	"restbench/internal/result"
 )
 
-func FlagsCell(r *RunReport) string {
+// flagsText is what a run was flagged with, and why any trial of it was
+// not run, in one line of text.
+func flagsText(r *RunReport) string {
 	var fs []string
 	if note := placementNote(r); note != "" {
 		fs = append(fs, note)
@@ -25,7 +27,7 @@ func FlagsCell(r *RunReport) string {
 		fs = append(fs, "no trials")
 	}
 	fs = append(fs, NotRunReasons(r)...)
-	return Cell(strings.Join(fs, ", "))
+	return strings.Join(fs, ", ")
 }
 
 // ParamNames are the matrix parameters of an experiment, as table columns.
