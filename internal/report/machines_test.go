@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -114,7 +115,7 @@ func TestReportWith(t *testing.T) {
 			// come from elsewhere, and only when measured there.
 			for id, r := range runsByID {
 				want := c.borrowed && id == runN12
-				if (r.From != nil) != want || model.ContainsString(r.Flags, model.FlagOtherMachine) != want {
+				if (r.From != nil) != want || slices.Contains(r.Flags, model.FlagOtherMachine) != want {
 					t.Errorf("%s: from %v, flags %v; want borrowed %v", id, r.From, r.Flags, want)
 				}
 			}

@@ -18,6 +18,7 @@ import (
 // closed loop's Little's-law check. Only the built-in generator records
 // these; for wrk, ab and older results the table is left out.
 
+// AccountingHeader are the titles of AccountingRows' columns.
 var AccountingHeader = []string{"run", "ok req/s", "all req/s", "target req/s", "achieved/target", "missed",
 	"mean ms", "service mean ms", "service p99 ms", "unfinished", "oldest unfinished ms",
 	"per connection min / median / max", "stalled", "in flight (Little) / connections", "flags"}

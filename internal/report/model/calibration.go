@@ -17,6 +17,7 @@ import (
 // work_share 0), the CPU per heavy response is the server's CPU less the
 // light responses at the control's CPU per response, over the heavy ones.
 
+// CalibrationHeader are the titles of CalibrationRows' columns.
 var CalibrationHeader = []string{"run", "W ms", "heavy req/s", "light req/s", "heavy × W (CPU s/s)",
 	"server CPU s/s", "server CPU / (heavy × W)", "CPU ms per heavy response (less the 0 % control's per light one)"}
 

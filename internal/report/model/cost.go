@@ -9,6 +9,7 @@ import (
 // machine, not the server, limited the throughput; and what the server
 // costs at rest. Trials from before the figures leave the table out.
 
+// CostHeader are the titles of CostRows' columns.
 var CostHeader = []string{"run", "ok req/s", "server CPU % of a core", "CPU µs per response", "min–max", "idle CPU % of a core"}
 
 // CostRows returns the table's rows, or nil when no trial of the experiment

@@ -66,8 +66,10 @@ func Num(v float64) string {
 	}
 }
 
+// Ratio prints a measured/published ratio: 1.24×.
 func Ratio(v float64) string { return fmt.Sprintf("%.2f×", v) }
 
+// Med prints a spread's median, or a dash when nothing was measured.
 func Med(s metric.Spread) string {
 	if s.N == 0 {
 		return "—"
@@ -75,6 +77,7 @@ func Med(s metric.Spread) string {
 	return Num(s.Median)
 }
 
+// Rng prints a spread's min–max, or a dash when nothing was measured.
 func Rng(s metric.Spread) string {
 	if s.N == 0 {
 		return "—"
@@ -87,8 +90,10 @@ func Cell(s string) string {
 	return strings.NewReplacer("|", "\\|", "\n", " ").Replace(s)
 }
 
+// OneLine folds every run of white space in s into one space.
 func OneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
+// LastLines are the last n lines of s.
 func LastLines(s string, n int) []string {
 	lines := strings.Split(s, "\n")
 	if len(lines) > n {
@@ -97,6 +102,7 @@ func LastLines(s string, n int) []string {
 	return lines
 }
 
+// Anchor is a suite's HTML id.
 func Anchor(s string) string {
 	return "suite-" + Slug(s)
 }
@@ -118,6 +124,7 @@ func Slug(s string) string {
 	return strings.Trim(s, "-")
 }
 
+// FirstNonEmpty is the first of ss that is not empty.
 func FirstNonEmpty(ss ...string) string {
 	for _, s := range ss {
 		if s != "" {

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -197,7 +198,7 @@ func looksOn(s result.Suite, name string) int {
 func conclusionRuns(c result.Conclusion) []string {
 	var ids []string
 	add := func(id string) {
-		if id != "" && !ContainsString(ids, id) {
+		if id != "" && !slices.Contains(ids, id) {
 			ids = append(ids, id)
 		}
 	}

@@ -14,12 +14,14 @@ type Measured struct {
 	probe *hdrhistogram.Histogram
 }
 
+// NewMeasured decodes a successful trial's histograms.
 func NewMeasured(t *result.Trial) Measured {
 	m := Measured{Trial: t}
 	m.Hist, m.probe = metric.Histograms(t)
 	return m
 }
 
+// MiB is a mebibyte, the unit RSS is shown in.
 const MiB = 1 << 20
 
 // probeStream names the probe among a run's streams.

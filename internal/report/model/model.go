@@ -116,6 +116,7 @@ func Build(r *Results) *SuiteReport {
 	return sr
 }
 
+// BuildRun makes the report of one run from its trials.
 func BuildRun(info result.RunInfo, trials []result.Trial) *RunReport {
 	rr := &RunReport{Info: info, Trials: trials, Measured: map[string]metric.Spread{}}
 	flags := map[string]bool{}
@@ -294,6 +295,8 @@ func (rr *RunReport) failedCount() int {
 	return n
 }
 
+// TrialsCell is "ok/wanted": the run's successful trials of those it
+// asked for (or ran, when more).
 func (rr *RunReport) TrialsCell() string {
 	want := rr.Info.Trials
 	if want < len(rr.Trials) {

@@ -1,6 +1,8 @@
 package model
 
 import (
+	"slices"
+
 	"restbench/internal/result"
 )
 
@@ -16,18 +18,9 @@ func TrialNotRun(t result.Trial) bool {
 func NotRunReasons(r *RunReport) []string {
 	var out []string
 	for _, t := range r.Trials {
-		if TrialNotRun(t) && !ContainsString(out, t.Error) {
+		if TrialNotRun(t) && !slices.Contains(out, t.Error) {
 			out = append(out, t.Error)
 		}
 	}
 	return out
-}
-
-func ContainsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -17,6 +17,7 @@ const PublishedChecksIntro = "The published rows checked by the load that measur
 	"Req/s is a count over a clock (requests ÷ seconds) and is never what is off; " +
 	"a row whose mean is off blocks only the claims on that mean, which are then graded on our runs alone."
 
+// PublishedChecksHeader are the titles of PublishedCheckRows' columns.
 var PublishedChecksHeader = []string{"run", "published load", "req/s", "mean ms", "in flight", "connections", "in flight / connections", "check"}
 
 // PublishedCheckRows is one row per published row that can be checked.

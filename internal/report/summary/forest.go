@@ -15,6 +15,7 @@ type ForestRow struct {
 	Verdict                 bool    // holds or does not hold; else the bar is hollow
 }
 
+// ForestTitle is the forest plot's title.
 const ForestTitle = "Every graded claim: our interval against the claim's region and the published figure"
 
 // ForestRows keeps the rows the plot draws: every claim with a measured
@@ -61,6 +62,8 @@ var StateColors = []struct{ State, Color string }{
 	{NotRunAsPremised, "#1565c0"},
 }
 
+// StateColor is the colour a state is drawn in, on the page and in the
+// forest plot.
 func StateColor(state string) string {
 	for _, c := range StateColors {
 		if c.State == state {

@@ -54,6 +54,8 @@ func VerdictID(s *model.SuiteReport, e *model.ExperimentReport, i int) string {
 	return "v-" + model.Slug(s.Suite.Name) + "-" + model.Slug(e.Experiment.Name) + "-" + strconv.Itoa(i+1)
 }
 
+// Rows are the opening table's rows: every verdict of every suite, in the
+// suites' order, less the A/A noise floors.
 func Rows(suites []*model.SuiteReport) []Row {
 	var rows []Row
 	for _, s := range suites {
