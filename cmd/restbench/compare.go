@@ -6,7 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"restbench/internal/report"
+	"restbench/internal/report/compare"
+	"restbench/internal/report/model"
 )
 
 // newCompare prints, run by run, how req/s and p99 moved between two
@@ -23,18 +24,18 @@ func newCompare(*globals) *cobra.Command {
 			if err := wantArgs("compare", len(args) == 2, "name two results folders: OLD NEW"); err != nil {
 				return err
 			}
-			oldResults, err := report.LoadAll(args[0])
+			oldResults, err := model.LoadAll(args[0])
 			if err != nil {
 				return fmt.Errorf("compare: OLD: %w", err)
 			}
-			newResults, err := report.LoadAll(args[1])
+			newResults, err := model.LoadAll(args[1])
 			if err != nil {
 				return fmt.Errorf("compare: NEW: %w", err)
 			}
 			for _, r := range append(oldResults, newResults...) {
 				warnLeftOut(r.LeftOut)
 			}
-			cmp := report.Compare(oldResults, newResults)
+			cmp := compare.Compare(oldResults, newResults)
 			if len(cmp.Changes) == 0 {
 				return fmt.Errorf("compare: no run is in both %s and %s (compare results of the same suite)", args[0], args[1])
 			}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"restbench/internal/report/model"
 	"restbench/internal/result"
 )
 
@@ -208,7 +209,7 @@ func fixtureMonitor(rng *rand.Rand, r fixtureRun) *result.Monitor {
 		if r.mix {
 			cpu = 150 + 40*rng.Float64()
 		}
-		rss := int64((60 + 2*float64(i) + 4*rng.Float64()) * mib)
+		rss := int64((60 + 2*float64(i) + 4*rng.Float64()) * model.MiB)
 		m.Samples = append(m.Samples, result.Sample{T: float64(i) * 0.5, ServerCPU: cpu, ServerRSS: rss, Procs: 1,
 			ClientCPU: 70 + 10*rng.Float64(), Cores: []float64{math.Min(cpu, 100), 65 + 15*rng.Float64()}})
 	}

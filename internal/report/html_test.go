@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"os/exec"
@@ -38,6 +39,62 @@ var (
 	attr       = func(name string) *regexp.Regexp { return regexp.MustCompile(name + `="([^"]*)"`) }
 	consoleErr = regexp.MustCompile(`(?m)^.*:CONSOLE.*(Uncaught|Error|error).*$`)
 )
+
+// TestReportIsReproducible writes the fixture's report twice and wants the
+// same bytes in every file: report.md, report.html (whose chart ids go-echarts
+// would draw at random) and the charts. It also wants every chart id once
+// only, as the page declares a script variable per id.
+func TestReportIsReproducible(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	for _, out := range []string{a, b} {
+		if _, err := Write(fixtureRoot, out); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files := 0
+	err := filepath.WalkDir(a, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(a, path)
+		first, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		second, err := os.ReadFile(filepath.Join(b, rel))
+		if err != nil {
+			return err
+		}
+		if !bytes.Equal(first, second) {
+			t.Errorf("%s differs between two reports of the same results", rel)
+		}
+		files++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files < 3 {
+		t.Fatalf("compared %d files; want report.md, report.html and charts", files)
+	}
+	page, err := os.ReadFile(filepath.Join(a, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := chartDiv.FindAllStringSubmatch(string(page), -1)
+	if len(ids) == 0 {
+		t.Fatal("report.html has no chart div")
+	}
+	seen := map[string]bool{}
+	for _, m := range ids {
+		if seen[m[1]] {
+			t.Errorf("chart id %s is used twice", m[1])
+		}
+		seen[m[1]] = true
+	}
+}
+
+var chartDiv = regexp.MustCompile(`<div class="item" id="([A-Za-z0-9_]+)"`)
 
 // TestHTMLInChromium loads report.html of the fixture from a file:// URL in
 // headless Chromium with the network features off, and checks that no

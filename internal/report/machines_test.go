@@ -4,9 +4,11 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"restbench/internal/report/model"
 	"restbench/internal/result"
 )
 
@@ -73,10 +75,10 @@ func TestReportWith(t *testing.T) {
 		tieWhy   string // a part of its reason
 		tieFrom  bool   // the tie reads the other machine's trials
 	}{
-		{name: "both sides there", runs: otherRuns(t, runN12, runN2, runC10), borrowed: true, tie: Holds, tieFrom: true},
-		{name: "one side there", runs: otherRuns(t, runN12, runC10), borrowed: true, tie: Inconclusive, tieWhy: "sides measured on different machines"},
-		{name: "not run there either", runs: otherRuns(t, runN2, runC10), notRun12: "not run here: needs 12 cores", tie: NotRun, tieWhy: "needs 12 cores"},
-		{name: "not in that folder", runs: otherRuns(t, runC10), tie: NotRun, tieWhy: "needs 12 cores"},
+		{name: "both sides there", runs: otherRuns(t, runN12, runN2, runC10), borrowed: true, tie: model.Holds, tieFrom: true},
+		{name: "one side there", runs: otherRuns(t, runN12, runC10), borrowed: true, tie: model.Inconclusive, tieWhy: "sides measured on different machines"},
+		{name: "not run there either", runs: otherRuns(t, runN2, runC10), notRun12: "not run here: needs 12 cores", tie: model.NotRun, tieWhy: "needs 12 cores"},
+		{name: "not in that folder", runs: otherRuns(t, runC10), tie: model.NotRun, tieWhy: "needs 12 cores"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			suite, _ := fixtureSuite()
@@ -87,19 +89,19 @@ func TestReportWith(t *testing.T) {
 			}
 			writeResults(t, filepath.Join(with, "mini", "20261122-230000"), otherEnv(), suite, runs)
 
-			all, err := LoadAll(fixtureRoot)
+			all, err := model.LoadAll(fixtureRoot)
 			must(t, err)
-			others, err := LoadAll(with)
+			others, err := model.LoadAll(with)
 			must(t, err)
-			Borrow(all, others)
+			model.Borrow(all, others)
 			// A trend over both heartbeat cells of Node: its points must
 			// come from one machine too.
 			heartbeat := &all[0].Suite.Experiments[2]
 			heartbeat.Conclusions = append(heartbeat.Conclusions, result.Conclusion{Text: trendN, Metric: "mean_ms", Claim: result.ClaimShrinks,
 				Over: "threads", Points: []result.Point{{X: 2, A: runN2}, {X: 12, A: runN12}}})
-			sr := Build(all[0])
-			runsByID := map[string]*RunReport{}
-			verdicts := map[string]Verdict{}
+			sr := model.Build(all[0])
+			runsByID := map[string]*model.RunReport{}
+			verdicts := map[string]model.Verdict{}
 			for _, e := range sr.Experiments {
 				for _, r := range e.Runs {
 					runsByID[r.Info.ID] = r
@@ -113,7 +115,7 @@ func TestReportWith(t *testing.T) {
 			// come from elsewhere, and only when measured there.
 			for id, r := range runsByID {
 				want := c.borrowed && id == runN12
-				if (r.From != nil) != want || containsString(r.Flags, FlagOtherMachine) != want {
+				if (r.From != nil) != want || slices.Contains(r.Flags, model.FlagOtherMachine) != want {
 					t.Errorf("%s: from %v, flags %v; want borrowed %v", id, r.From, r.Flags, want)
 				}
 			}
@@ -163,8 +165,8 @@ func TestReportWith(t *testing.T) {
 				return
 			}
 			row := tableRow(t, s, "node-cluster threads=12 (16-core)", "req/s")
-			if row["trials ok"] != "5/5" || row["req/s"] != "9.20" || !strings.Contains(row["flags"], FlagOtherMachine) {
-				t.Errorf("threads=12 row %v: want 5/5 trials, 9.20 req/s, flag %s", row, FlagOtherMachine)
+			if row["trials ok"] != "5/5" || row["req/s"] != "9.20" || !strings.Contains(row["flags"], model.FlagOtherMachine) {
+				t.Errorf("threads=12 row %v: want 5/5 trials, 9.20 req/s, flag %s", row, model.FlagOtherMachine)
 			}
 			for _, want := range []string{
 				"> **other-machine:** node-cluster threads=12 (16-core): " + where,

@@ -1,3 +1,5 @@
+// Package report writes the report of results folders (report.md, PNG and SVG
+// charts, report.html) from the model through its renderers.
 package report
 
 import (
@@ -6,6 +8,11 @@ import (
 	"os"
 	"path/filepath"
 
+	"restbench/internal/report/chart"
+	"restbench/internal/report/html"
+	"restbench/internal/report/markdown"
+	"restbench/internal/report/model"
+	"restbench/internal/report/summary"
 	"restbench/internal/result"
 )
 
@@ -24,54 +31,54 @@ type Written struct {
 // folder of with (found the same way) is another machine's results: the
 // runs dir's machine did not run take their trials from it (see Borrow).
 func Write(dir, out string, with ...string) (*Written, error) {
-	all, err := LoadAll(dir)
+	all, err := model.LoadAll(dir)
 	if err != nil {
 		return nil, err
 	}
 	for _, w := range with {
-		others, err := LoadAll(w)
+		others, err := model.LoadAll(w)
 		if err != nil {
 			return nil, fmt.Errorf("--with %s: %w", w, err)
 		}
-		Borrow(all, others)
+		model.Borrow(all, others)
 	}
 	return WriteResults(all, out)
 }
 
 // WriteResults renders already loaded results into out.
-func WriteResults(all []*Results, out string) (*Written, error) {
-	var suites []*SuiteReport
+func WriteResults(all []*model.Results, out string) (*Written, error) {
+	var suites []*model.SuiteReport
 	w := &Written{Markdown: filepath.Join(out, "report.md"), HTML: filepath.Join(out, "report.html")}
 	for _, r := range all {
-		suites = append(suites, Build(r))
+		suites = append(suites, model.Build(r))
 		w.Suites = append(w.Suites, r.Suite.Name)
 		w.LeftOut = append(w.LeftOut, r.LeftOut...)
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, fmt.Errorf("create report folder: %w", err)
 	}
-	cs := BuildCharts(suites)
-	set, err := drawCharts(out, suites, cs)
+	cs := chart.Build(suites)
+	set, err := chart.Draw(out, suites, cs)
 	if err != nil {
 		return nil, err
 	}
-	if rows, _ := forestRows(summaryRows(suites)); len(rows) > 0 {
-		set.forest = "charts/forest.svg"
-		if err := os.WriteFile(filepath.Join(out, set.forest), []byte(forestSVG(rows)), 0o644); err != nil {
+	if rows, _ := summary.ForestRows(summary.Rows(suites)); len(rows) > 0 {
+		set.Forest = "charts/forest.svg"
+		if err := os.WriteFile(filepath.Join(out, set.Forest), []byte(chart.ForestSVG(rows)), 0o644); err != nil {
 			return nil, err
 		}
 	}
-	for _, refs := range set.exp {
+	for _, refs := range set.Exp {
 		w.Charts += len(refs)
 	}
-	for _, refs := range set.run {
+	for _, refs := range set.Run {
 		w.Charts += len(refs)
 	}
 	var md, page bytes.Buffer
-	if err := WriteMarkdown(&md, suites, set); err != nil {
+	if err := markdown.Write(&md, suites, set); err != nil {
 		return nil, err
 	}
-	if err := WriteHTML(&page, suites, cs); err != nil {
+	if err := html.Write(&page, suites, cs); err != nil {
 		return nil, err
 	}
 	if err := result.WriteFile(w.Markdown, md.Bytes()); err != nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"restbench/internal/metric"
+	"restbench/internal/report/model"
 	"restbench/internal/result"
 )
 
@@ -44,10 +45,10 @@ func TestReportFixture(t *testing.T) {
 		}
 		s := metric.SpreadOf(ok)
 		row := tableRow(t, string(md), r.info.Label, "req/s")
-		if got, want := row["req/s"], med(s); got != want {
+		if got, want := row["req/s"], model.Med(s); got != want {
 			t.Errorf("%s: req/s cell = %q, want %q (median of %v)", r.info.ID, got, want, ok)
 		}
-		if got, want := row["req/s min–max"], rng(s); got != want {
+		if got, want := row["req/s min–max"], model.Rng(s); got != want {
 			t.Errorf("%s: range cell = %q, want %q", r.info.ID, got, want)
 		}
 		if got, want := row["trials ok"], strconv.Itoa(len(ok))+"/"+strconv.Itoa(len(r.rps)); got != want {

@@ -6,6 +6,11 @@ import (
 	"path/filepath"
 	"testing"
 
+	"restbench/internal/report/chart"
+	"restbench/internal/report/compare"
+	"restbench/internal/report/html"
+	"restbench/internal/report/markdown"
+	"restbench/internal/report/model"
 	"restbench/internal/result"
 )
 
@@ -32,14 +37,14 @@ func FuzzResults(f *testing.F) {
 		dir := t.TempDir()
 		os.WriteFile(filepath.Join(dir, result.SuiteFile), suiteJSON, 0o644)
 		os.WriteFile(filepath.Join(dir, "x.t1.json"), trial, 0o644)
-		r, err := Load(dir)
+		r, err := model.Load(dir)
 		if err != nil {
 			return
 		}
-		suites := []*SuiteReport{Build(r)}
+		suites := []*model.SuiteReport{model.Build(r)}
 		var md bytes.Buffer
-		WriteMarkdown(&md, suites, chartSet{})
-		WriteHTML(&md, suites, BuildCharts(suites))
-		Compare([]*Results{r}, []*Results{r})
+		markdown.Write(&md, suites, chart.Drawn{})
+		html.Write(&md, suites, chart.Build(suites))
+		compare.Compare([]*model.Results{r}, []*model.Results{r})
 	})
 }

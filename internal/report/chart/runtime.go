@@ -1,0 +1,28 @@
+package chart
+
+import (
+	"restbench/internal/report/model"
+)
+
+// RuntimeChart draws each run's p99 wait over the measured part of its
+// first monitored trial.
+func RuntimeChart(e *model.ExperimentReport, title string) Spec {
+	c := Spec{Name: "runtime", Title: title + ": event-loop delay (Node) and scheduling latency (Go), p99 per 250 ms",
+		X: Axis{Label: "time (s)"}, Y: Axis{Label: "p99 wait (ms)"}}
+	for i, r := range e.Runs {
+		t := firstMonitored(r)
+		if t == nil || len(t.Monitor.Runtime) == 0 {
+			continue
+		}
+		s := LineStyle(r.Label(), i)
+		for _, rs := range t.Monitor.Runtime {
+			if v, _, ok := model.PauseOf(rs); ok {
+				s.Points = append(s.Points, Point{X: rs.T, Y: v})
+			}
+		}
+		if len(s.Points) > 0 {
+			c.Series = append(c.Series, s)
+		}
+	}
+	return c
+}

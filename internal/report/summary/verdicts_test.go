@@ -1,0 +1,82 @@
+package summary
+
+import (
+	"strings"
+	"testing"
+
+	"restbench/internal/report/model"
+	"restbench/internal/result"
+	"restbench/internal/verdict"
+)
+
+// TestTrendPointUnits: a trend over one run's own figure prints each point
+// in the metric's unit; a trend over ratios prints ratios.
+func TestTrendPointUnits(t *testing.T) {
+	own := model.Verdict{Verdict: verdict.Verdict{Conclusion: result.Conclusion{Text: "memory grows", Metric: "rss_mb", Claim: result.ClaimGrows},
+		Points: []verdict.PointValue{{X: 0, Measured: 97.8}, {X: 30, Measured: 278}}, Outcome: verdict.NotComparable, Why: "flagged"}}
+	ratio := model.Verdict{Verdict: verdict.Verdict{Conclusion: result.Conclusion{Text: "lead grows", Metric: "rps", Claim: result.ClaimGrows},
+		Points: []verdict.PointValue{{X: 100, Published: 1.23, Measured: 3.37, Ratio: true}}, Outcome: verdict.NotComparable, Why: "flagged"}}
+	for v, want := range map[*model.Verdict]string{&own: "at 30 published —, here 278 MiB", &ratio: "at 100 published 1.23×, here 3.37×"} {
+		if got := VerdictDetail(*v); !strings.Contains(got, want) {
+			t.Errorf("%s: %q lacks %q", v.Text, got, want)
+		}
+	}
+}
+
+// TestScaledAndDesign: a scaled claim and a claim carried by another design
+// than the published one say so beside the verdict (the table's cell) and
+// give the rule in the verdict's line; a plain claim says neither.
+func TestScaledAndDesign(t *testing.T) {
+	base := result.Conclusion{Text: "Go collapses", Metric: "rps", A: "q/go 1", B: "q/go cores", Claim: result.ClaimBand, Low: 5}
+	scaled, design := base, base
+	scaled.Scaled = "quota = cores ÷ 4, GOMAXPROCS = cores"
+	design.Design = "server-bound (0.5-CPU quota on both)"
+	for _, c := range []struct {
+		name       string
+		c          result.Conclusion
+		bound      string
+		cell, line string // wanted in outcomeCell and verdictDetail; "" wants neither mark
+	}{
+		{"plain", base, "", "", ""},
+		{"scaled", scaled, "", "holds, scaled", "Scaled: quota = cores ÷ 4, GOMAXPROCS = cores."},
+		{"design with a bound", design, "lower", "holds (lower bound), design: server-bound (0.5-CPU quota on both)", "Design: server-bound (0.5-CPU quota on both)."},
+	} {
+		v := model.Verdict{Verdict: verdict.Verdict{Conclusion: c.c, Outcome: verdict.Holds, Bound: c.bound, Estimate: 6, Lo: 5.5, Hi: 6.5, Pairs: 5, Rule: "above 5×"}}
+		cell, line := OutcomeCell(v), VerdictDetail(v)
+		if c.cell == "" {
+			if strings.Contains(cell, "scaled") || strings.Contains(cell, "design") || strings.Contains(line, "Scaled:") || strings.Contains(line, "Design:") {
+				t.Errorf("%s: %q / %q mark a claim that is neither scaled nor redesigned", c.name, cell, line)
+			}
+			continue
+		}
+		if cell != c.cell {
+			t.Errorf("%s: outcome cell %q, want %q", c.name, cell, c.cell)
+		}
+		if !strings.HasSuffix(line, c.line) {
+			t.Errorf("%s: verdict line %q does not end with %q", c.name, line, c.line)
+		}
+	}
+}
+
+// controlNote says, beside the state, how the claim reads on a run's
+// control and what share of its control's figure the run measured: a
+// ratio for a claim on two runs, the metric's unit for one run's figure.
+func TestControlNote(t *testing.T) {
+	ctl := &verdict.Control{Run: "sum/node", In: "sum/node backlog=4096", Estimate: 2.03, Lo: 1.98, Hi: 2.36, Outcome: verdict.Holds, Share: 0.686, ShareLo: 0.488, ShareHi: 0.829}
+	cpu := &verdict.Control{Run: "sum/node", In: "sum/node backlog=4096", Estimate: 103, Lo: 73, Hi: 108, Outcome: verdict.Inconclusive, Share: 0.69, ShareLo: 0.622, ShareHi: 0.771}
+	for _, c := range []struct {
+		name string
+		v    verdict.Verdict
+		want string
+	}{
+		{"none", verdict.Verdict{Conclusion: result.Conclusion{Metric: "rps", A: "sum/go", B: "sum/node"}}, ""},
+		{"ratio", verdict.Verdict{Conclusion: result.Conclusion{Metric: "rps", A: "sum/go", B: "sum/node"}, Control: ctl},
+			"with the control sum/node backlog=4096 in its place: 2.03× (1.98–2.36), holds; sum/node at 0.686× (0.488–0.829) of its control"},
+		{"one run's figure", verdict.Verdict{Conclusion: result.Conclusion{Metric: "cpu_pct", A: "sum/node"}, Control: cpu},
+			"with the control sum/node backlog=4096 in its place: 103 % (73 %–108 %), inconclusive; sum/node at 0.69× (0.622–0.771) of its control"},
+	} {
+		if got := controlNote(model.Verdict{Verdict: c.v}); got != c.want {
+			t.Errorf("%s: %q\nwant %q", c.name, got, c.want)
+		}
+	}
+}
