@@ -26,9 +26,8 @@ const FlagRateCapped = "capped at the rate"
 // 100 % of its core and achieved 95.9-97.8 % of its searched capacity in
 // three rounds of the standard bench of 2026-11-25, which the 95 %
 // behind-schedule line read as capped. One with CPU to spare that fell
-// short stalled (Go at c=100: 98.6 %, at 93 % of its core, a 75 ms mean
-// against 1-3 ms in the other rounds): the rate still capped what it
-// would have carried.
+// short stalled (a pause of the machine, not the server's limit): the
+// rate still capped what it would have carried.
 const keptUp = 0.99
 
 // rateCapped is the FlagRateCapped break of run id's trials, or false when
