@@ -1,7 +1,6 @@
 package suite
 
 import (
-	"math"
 	"os"
 	"path/filepath"
 	"restbench/internal/request"
@@ -400,8 +399,7 @@ func TestRuntimesSuite(t *testing.T) {
 // max_trials, and the round that starts before time_cap runs out), and the
 // capacity searches of rate_of: capacity(...), at their most steps. Runs
 // that need more cores than make bench's 2 are not run there (the runner's
-// rule: as many cores as THREADS or GOMAXPROCS, plus one when pinned; under
-// a quota, the quota). Standard must fit `make bench` in 30 minutes (issue
+// rule, Run.CoresNeeded). Standard must fit `make bench` in 30 minutes (issue
 // 24: windows long enough to carry their claims, joshuous' published
 // 50,000 requests among them, scaled cells), quick must keep CI to about 3.
 func TestTimeBudget(t *testing.T) {
@@ -410,21 +408,6 @@ func TestTimeBudget(t *testing.T) {
 		t.Fatalf("suite files = %v (%v), want 6", files, err)
 	}
 	const cores = 2
-	needs := func(r Run) int {
-		n := 0
-		for _, k := range []string{"THREADS", "GOMAXPROCS"} {
-			if v, err := strconv.Atoi(r.Env[k]); err == nil {
-				n = max(n, v)
-			}
-		}
-		if r.Quota > 0 {
-			n = int(math.Ceil(r.Quota))
-		}
-		if r.Pinned && n > 0 {
-			n++
-		}
-		return n
-	}
 	langs := languages(t)
 	for _, c := range []struct {
 		scale string
@@ -449,7 +432,7 @@ func TestTimeBudget(t *testing.T) {
 			}
 			var order []string
 			for _, r := range s.Runs {
-				if needs(r) > cores {
+				if r.CoresNeeded() > cores {
 					continue // "not run here: needs n cores"
 				}
 				e := exps[r.Experiment]
