@@ -21,10 +21,7 @@ import (
 // TestRealSuites loads the five suite files at every scale, against the real
 // manifest, and checks what the runner and the report rely on.
 func TestRealSuites(t *testing.T) {
-	m, err := impl.Load("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := realManifest(t)
 	echo, err := os.ReadFile("../../fixtures/echo-body.json")
 	if err != nil {
 		t.Fatal(err)
@@ -538,11 +535,17 @@ func worstWindow(r Run) time.Duration {
 // runtime key is checked against.
 func languages(t *testing.T) map[string]string {
 	t.Helper()
+	return realManifest(t).Languages()
+}
+
+// realManifest is the repository's implementations manifest.
+func realManifest(t *testing.T) *impl.Manifest {
+	t.Helper()
 	m, err := impl.Load("../..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return m.Languages()
+	return m
 }
 
 // TestPublishedRowsByModel checks every published row of the real suites by
