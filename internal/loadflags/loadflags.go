@@ -51,7 +51,7 @@ func Register(fs *pflag.FlagSet, cfg *load.Config, durationUsage string, except 
 		f.NoOptDefVal = "true"
 	}
 	add("timeout", "", Seconds{&cfg.Timeout}, "per-request timeout")
-	add("cpus", "", cpus{&cfg.CPUs}, "pin the generator's threads to these CPUs, e.g. 1 or 2-3")
+	add("cpus", "", cpus(&cfg.CPUs), "pin the generator's threads to these CPUs, e.g. 1 or 2-3")
 	add("threads", "t", intValue(&cfg.Threads), "event-loop threads (default: one per usable CPU)")
 	if f := add("allow-remote", "", boolValue(&cfg.AllowRemote), "permit a target that is not loopback"); f != nil {
 		f.NoOptDefVal = "true"
@@ -135,8 +135,8 @@ func Args(cfg load.Config, bodyFile string) []string {
 // back as flags.
 
 // field is a pflag.Value over a field of type T: Set stores what parse
-// reads ("%q is not " + want when it cannot), String writes it back with
-// format.
+// reads ("%q is not " + want when it cannot, or parse's own error when want
+// is empty), String writes it back with format.
 type field[T any] struct {
 	p      *T
 	typ    string
@@ -149,8 +149,11 @@ func (v field[T]) String() string { return v.format(*v.p) }
 func (v field[T]) Type() string   { return v.typ }
 func (v field[T]) Set(s string) error {
 	x, err := v.parse(s)
-	if err != nil {
+	switch {
+	case err != nil && v.want != "":
 		return fmt.Errorf("%q is not %s", s, v.want)
+	case err != nil:
+		return err
 	}
 	*v.p = x
 	return nil
@@ -291,15 +294,6 @@ func ParseProbe(s string) (string, time.Duration, error) {
 }
 
 // cpus reads --cpus 1 or 2-3.
-type cpus struct{ p *[]int }
-
-func (v cpus) String() string { return cpu.FormatList(*v.p) }
-func (v cpus) Type() string   { return "list" }
-func (v cpus) Set(s string) error {
-	l, err := cpu.ParseList(s)
-	if err != nil {
-		return err
-	}
-	*v.p = l
-	return nil
+func cpus(p *[]int) field[[]int] {
+	return field[[]int]{p, "list", "", cpu.ParseList, cpu.FormatList}
 }

@@ -93,7 +93,8 @@ func TestArgsAsPeopleWriteThem(t *testing.T) {
 }
 
 // TestFieldValues: each kind of flag refuses a value it cannot read with
-// what it wants, and writes back what it read.
+// what it wants (--cpus with cpu.ParseList's own error), and writes back
+// what it read.
 func TestFieldValues(t *testing.T) {
 	var (
 		i   int
@@ -101,6 +102,7 @@ func TestFieldValues(t *testing.T) {
 		f   float64
 		s   string
 		b   bool
+		l   []int
 	)
 	for _, c := range []struct {
 		v         pflag.Value
@@ -113,6 +115,7 @@ func TestFieldValues(t *testing.T) {
 		{stringValue(&s), "POST", "", ""},
 		{boolValue(&b), "true", "yes", `"yes" is not true or false`},
 		{notBool(&b), "true", "no", `"no" is not true or false`},
+		{cpus(&l), "0,2-3", "x", `cpu list "x": "x" is not a CPU number (use a list like 0,2-3)`},
 	} {
 		if err := c.v.Set(c.good); err != nil || c.v.String() != c.good {
 			t.Errorf("%s: Set(%q) = %v, String() = %q", c.v.Type(), c.good, err, c.v.String())
