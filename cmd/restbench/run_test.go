@@ -54,13 +54,7 @@ experiments:
 			t.Errorf("%s: status %q error %q, want %s: %s", c.run, tr.Status, tr.Error, result.StatusNotRun, c.why)
 		}
 	}
-	if err := cmdReport(context.Background(), []string{out}); err != nil {
-		t.Fatal(err)
-	}
-	md, err := os.ReadFile(filepath.Join(out, "report", "report.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	md := reportOf(t, out)
 	for _, want := range []string{"not run: wrk is not installed (apt-get install wrk)", "not run here: needs 4097 cores"} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("report.md does not say %q", want)
@@ -124,13 +118,7 @@ experiments:
 	if !slices.Contains(tr.Flags, result.FlagConnectionBound) {
 		t.Fatalf("flags %v: 400 req/s × 50 ms on 5 connections must be connection-bound (connections_needed %.1f)", tr.Flags, tr.Load.ConnectionsNeeded)
 	}
-	if err := cmdReport(context.Background(), []string{out}); err != nil {
-		t.Fatal(err)
-	}
-	md, err := os.ReadFile(filepath.Join(out, "report", "report.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	md := reportOf(t, out)
 	for _, claim := range []string{"50 ms of delay adds latency", "the delay leaves req/s as it was"} {
 		row := ""
 		for _, line := range strings.Split(string(md), "\n") {
@@ -142,4 +130,18 @@ experiments:
 			t.Errorf("%q: row %q, want not comparable naming connection-bound and what to change", claim, row)
 		}
 	}
+}
+
+// reportOf builds the report of the results folder out and returns its
+// report.md.
+func reportOf(t *testing.T, out string) []byte {
+	t.Helper()
+	if err := cmdReport(context.Background(), []string{out}); err != nil {
+		t.Fatal(err)
+	}
+	md, err := os.ReadFile(filepath.Join(out, "report", "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return md
 }

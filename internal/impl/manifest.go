@@ -92,15 +92,7 @@ func (m *Manifest) UnmarshalYAML(n *yaml.Node) error {
 	if err := yamlfile.DecodeFields(n, "", (*plain)(m)); err != nil {
 		return err
 	}
-	seen := map[string]bool{}
-	items := yamlfile.Value(n, "implementations")
-	for i, im := range m.Impls {
-		if seen[im.ID] {
-			return yamlfile.Errorf(items.Content[i], "implementations", "%s is listed twice", im.ID)
-		}
-		seen[im.ID] = true
-	}
-	return nil
+	return yamlfile.Once(n, "implementations", m.Impls, func(im Impl) string { return im.ID })
 }
 
 // UnmarshalYAML decodes one implementation strictly; id and start are

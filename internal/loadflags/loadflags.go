@@ -31,29 +31,29 @@ func Register(fs *pflag.FlagSet, cfg *load.Config, durationUsage string, except 
 		}
 		return fs.VarPF(v, name, short, usage)
 	}
-	add("connections", "c", intValue{&cfg.Connections}, "connections")
+	add("connections", "c", intValue(&cfg.Connections), "connections")
 	add("duration", "d", Seconds{&cfg.Duration}, durationUsage)
-	add("requests", "n", int64Value{&cfg.MaxRequests}, "stop after this many requests (like ab -n)")
-	add("rate", "R", floatValue{&cfg.Rate}, "open loop: constant rate in requests/s (wrk2); 0 for a closed loop")
+	add("requests", "n", int64Value(&cfg.MaxRequests), "stop after this many requests (like ab -n)")
+	add("rate", "R", floatValue(&cfg.Rate), "open loop: constant rate in requests/s (wrk2); 0 for a closed loop")
 	add("warmup", "", Seconds{&cfg.Warmup}, "warm-up before the measured part, reported separately")
-	add("max-connections", "", intValue{&cfg.MaxConnections}, "open loop: open more connections, up to this many, when every one is busy (default: -c, a fixed set as in wrk2)")
-	add("method", "m", stringValue{&cfg.Method}, "request method (default GET, or POST with -b)")
+	add("max-connections", "", intValue(&cfg.MaxConnections), "open loop: open more connections, up to this many, when every one is busy (default: -c, a fixed set as in wrk2)")
+	add("method", "m", stringValue(&cfg.Method), "request method (default GET, or POST with -b)")
 	add("header", "H", headers{&cfg.Headers}, "request header 'Name: value' (repeatable)")
 	add("body", "b", body{&cfg.Body}, "request body: @file or a literal")
-	if f := add("no-keepalive", "", notBool{&cfg.KeepAlive}, "a new TCP connection per request (ab without -k)"); f != nil {
+	if f := add("no-keepalive", "", notBool(&cfg.KeepAlive), "a new TCP connection per request (ab without -k)"); f != nil {
 		f.NoOptDefVal = "true"
 	}
-	add("max-dialing", "", intValue{&cfg.MaxDialing}, "keep-alive: connections on their way in at most (handshakes, plus the server's accept queue on loopback) while the pool opens, before the clock starts (wrk opens all at once: give -c for the nearest)")
+	add("max-dialing", "", intValue(&cfg.MaxDialing), "keep-alive: connections on their way in at most (handshakes, plus the server's accept queue on loopback) while the pool opens, before the clock starts (wrk opens all at once: give -c for the nearest)")
 	add("mix", "", mix{cfg}, "YAML file of weighted targets {name, method, path, headers, body, weight}")
 	add("probe", "", probe{cfg}, "heartbeat PATH@INTERVAL on its own connection, e.g. /status@5s")
-	add("expect", "", intValue{&cfg.Expect}, "expected status of every response")
-	if f := add("expect-json", "", boolValue{&cfg.ExpectJSON}, "every response body must be valid JSON"); f != nil {
+	add("expect", "", intValue(&cfg.Expect), "expected status of every response")
+	if f := add("expect-json", "", boolValue(&cfg.ExpectJSON), "every response body must be valid JSON"); f != nil {
 		f.NoOptDefVal = "true"
 	}
 	add("timeout", "", Seconds{&cfg.Timeout}, "per-request timeout")
-	add("cpus", "", cpus{&cfg.CPUs}, "pin the generator's threads to these CPUs, e.g. 1 or 2-3")
-	add("threads", "t", intValue{&cfg.Threads}, "event-loop threads (default: one per usable CPU)")
-	if f := add("allow-remote", "", boolValue{&cfg.AllowRemote}, "permit a target that is not loopback"); f != nil {
+	add("cpus", "", cpus(&cfg.CPUs), "pin the generator's threads to these CPUs, e.g. 1 or 2-3")
+	add("threads", "t", intValue(&cfg.Threads), "event-loop threads (default: one per usable CPU)")
+	if f := add("allow-remote", "", boolValue(&cfg.AllowRemote), "permit a target that is not loopback"); f != nil {
 		f.NoOptDefVal = "true"
 	}
 }
@@ -134,76 +134,61 @@ func Args(cfg load.Config, bodyFile string) []string {
 // String is the form its Set reads, which is what lets Args write a Config
 // back as flags.
 
-type intValue struct{ p *int }
+// field is a pflag.Value over a field of type T: Set stores what parse
+// reads ("%q is not " + want when it cannot, or parse's own error when want
+// is empty), String writes it back with format.
+type field[T any] struct {
+	p      *T
+	typ    string
+	want   string
+	parse  func(string) (T, error)
+	format func(T) string
+}
 
-func (v intValue) String() string { return strconv.Itoa(*v.p) }
-func (v intValue) Type() string   { return "int" }
-func (v intValue) Set(s string) error {
-	n, err := strconv.Atoi(s)
-	if err != nil {
-		return fmt.Errorf("%q is not a whole number", s)
+func (v field[T]) String() string { return v.format(*v.p) }
+func (v field[T]) Type() string   { return v.typ }
+func (v field[T]) Set(s string) error {
+	x, err := v.parse(s)
+	switch {
+	case err != nil && v.want != "":
+		return fmt.Errorf("%q is not %s", s, v.want)
+	case err != nil:
+		return err
 	}
-	*v.p = n
+	*v.p = x
 	return nil
 }
 
-type int64Value struct{ p *int64 }
-
-func (v int64Value) String() string { return strconv.FormatInt(*v.p, 10) }
-func (v int64Value) Type() string   { return "int" }
-func (v int64Value) Set(s string) error {
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil {
-		return fmt.Errorf("%q is not a whole number", s)
-	}
-	*v.p = n
-	return nil
+func intValue(p *int) field[int] {
+	return field[int]{p, "int", "a whole number", strconv.Atoi, strconv.Itoa}
 }
 
-type floatValue struct{ p *float64 }
-
-func (v floatValue) String() string { return strconv.FormatFloat(*v.p, 'f', -1, 64) }
-func (v floatValue) Type() string   { return "float" }
-func (v floatValue) Set(s string) error {
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		return fmt.Errorf("%q is not a number", s)
-	}
-	*v.p = f
-	return nil
+func int64Value(p *int64) field[int64] {
+	return field[int64]{p, "int", "a whole number",
+		func(s string) (int64, error) { return strconv.ParseInt(s, 10, 64) },
+		func(n int64) string { return strconv.FormatInt(n, 10) }}
 }
 
-type stringValue struct{ p *string }
+func floatValue(p *float64) field[float64] {
+	return field[float64]{p, "float", "a number",
+		func(s string) (float64, error) { return strconv.ParseFloat(s, 64) },
+		func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }}
+}
 
-func (v stringValue) String() string     { return *v.p }
-func (v stringValue) Type() string       { return "string" }
-func (v stringValue) Set(s string) error { *v.p = s; return nil }
+func stringValue(p *string) field[string] {
+	same := func(s string) string { return s }
+	return field[string]{p, "string", "", func(s string) (string, error) { return s, nil }, same}
+}
 
-type boolValue struct{ p *bool }
-
-func (v boolValue) String() string { return strconv.FormatBool(*v.p) }
-func (v boolValue) Type() string   { return "bool" }
-func (v boolValue) Set(s string) error {
-	b, err := strconv.ParseBool(s)
-	if err != nil {
-		return fmt.Errorf("%q is not true or false", s)
-	}
-	*v.p = b
-	return nil
+func boolValue(p *bool) field[bool] {
+	return field[bool]{p, "bool", "true or false", strconv.ParseBool, strconv.FormatBool}
 }
 
 // notBool is a flag that sets a field to false: --no-keepalive.
-type notBool struct{ p *bool }
-
-func (v notBool) String() string { return strconv.FormatBool(!*v.p) }
-func (v notBool) Type() string   { return "bool" }
-func (v notBool) Set(s string) error {
-	b, err := strconv.ParseBool(s)
-	if err != nil {
-		return fmt.Errorf("%q is not true or false", s)
-	}
-	*v.p = !b
-	return nil
+func notBool(p *bool) field[bool] {
+	return field[bool]{p, "bool", "true or false",
+		func(s string) (bool, error) { b, err := strconv.ParseBool(s); return !b, err },
+		func(b bool) string { return strconv.FormatBool(!b) }}
 }
 
 // Seconds is a duration flag that also takes a plain number of seconds, as
@@ -309,15 +294,6 @@ func ParseProbe(s string) (string, time.Duration, error) {
 }
 
 // cpus reads --cpus 1 or 2-3.
-type cpus struct{ p *[]int }
-
-func (v cpus) String() string { return cpu.FormatList(*v.p) }
-func (v cpus) Type() string   { return "list" }
-func (v cpus) Set(s string) error {
-	l, err := cpu.ParseList(s)
-	if err != nil {
-		return err
-	}
-	*v.p = l
-	return nil
+func cpus(p *[]int) field[[]int] {
+	return field[[]int]{p, "list", "", cpu.ParseList, cpu.FormatList}
 }

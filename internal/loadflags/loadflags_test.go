@@ -91,3 +91,43 @@ func TestArgsAsPeopleWriteThem(t *testing.T) {
 		t.Errorf("Args = %q, want %q", got, want)
 	}
 }
+
+// TestFieldValues: each kind of flag refuses a value it cannot read with
+// what it wants (--cpus with cpu.ParseList's own error), and writes back
+// what it read.
+func TestFieldValues(t *testing.T) {
+	var (
+		i   int
+		i64 int64
+		f   float64
+		s   string
+		b   bool
+		l   []int
+	)
+	for _, c := range []struct {
+		v         pflag.Value
+		good, bad string
+		err       string
+	}{
+		{intValue(&i), "12", "1.5", `"1.5" is not a whole number`},
+		{int64Value(&i64), "1099511627776", "x", `"x" is not a whole number`},
+		{floatValue(&f), "0.25", "1,5", `"1,5" is not a number`},
+		{stringValue(&s), "POST", "", ""},
+		{boolValue(&b), "true", "yes", `"yes" is not true or false`},
+		{notBool(&b), "true", "no", `"no" is not true or false`},
+		{cpus(&l), "0,2-3", "x", `cpu list "x": "x" is not a CPU number (use a list like 0,2-3)`},
+	} {
+		if err := c.v.Set(c.good); err != nil || c.v.String() != c.good {
+			t.Errorf("%s: Set(%q) = %v, String() = %q", c.v.Type(), c.good, err, c.v.String())
+		}
+		if c.err == "" {
+			continue
+		}
+		if err := c.v.Set(c.bad); err == nil || err.Error() != c.err {
+			t.Errorf("%s: Set(%q) = %v, want %q", c.v.Type(), c.bad, err, c.err)
+		}
+	}
+	if b {
+		t.Errorf("--no-keepalive=true left KeepAlive true")
+	}
+}

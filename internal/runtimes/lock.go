@@ -82,13 +82,8 @@ func (l *Lock) UnmarshalYAML(n *yaml.Node) error {
 	if err := yamlfile.DecodeFields(n, "", (*plain)(l)); err != nil {
 		return err
 	}
-	seen := map[string]bool{}
-	items := yamlfile.Value(n, "runtimes")
-	for i, r := range l.Runtimes {
-		if seen[r.Name] {
-			return yamlfile.Errorf(items.Content[i], "runtimes", "%s is listed twice", r.Name)
-		}
-		seen[r.Name] = true
+	if err := yamlfile.Once(n, "runtimes", l.Runtimes, func(r Runtime) string { return r.Name }); err != nil {
+		return err
 	}
 	for lang, name := range l.Defaults {
 		at := yamlfile.Value(yamlfile.Value(n, "defaults"), lang)

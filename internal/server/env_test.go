@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"maps"
 	"strings"
 	"testing"
@@ -48,14 +47,8 @@ func TestCleanEnvironment(t *testing.T) {
 	for k, v := range map[string]string{"GOMAXPROCS": "7", "THREADS": "3", "NODE_OPTIONS": "--inspect", "GOGC": "off", "RESTBENCH_POLLUTED": "1"} {
 		t.Setenv(k, v)
 	}
-	p, err := Start(testImpl(t, "env"), Options{Env: map[string]string{"THREADS": "1"}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := startReady(t, "env")
 	defer p.Stop(time.Second)
-	if err := p.WaitReady(context.Background(), 10*time.Second); err != nil {
-		t.Fatal(err)
-	}
 	got := map[string]string{}
 	for _, kv := range strings.Split(p.Ready.Fields["env"], ",") {
 		k, v, _ := strings.Cut(kv, "=")

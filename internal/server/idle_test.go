@@ -12,14 +12,8 @@ import (
 // again, up to five times, until it shows more than the quiet one.
 func TestIdleCPU(t *testing.T) {
 	measure := func(mode string, tries int, above float64) float64 {
-		p, err := Start(testImpl(t, mode), Options{Env: map[string]string{"THREADS": "1"}})
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := startReady(t, mode)
 		defer p.Stop(time.Second)
-		if err := p.WaitReady(context.Background(), 10*time.Second); err != nil {
-			t.Fatal(err)
-		}
 		var pct float64
 		for i := 0; i < tries; i++ {
 			before, ok := RunTime(p.Pid())

@@ -72,18 +72,27 @@ func testImpl(t *testing.T, mode string) impl.Impl {
 	return impl.Impl{ID: "test-" + mode, Start: []string{self}, Env: map[string]string{"RESTBENCH_TEST_SERVER": mode}}
 }
 
+// startReady starts the test server in mode with THREADS=1 and waits for
+// its readiness line; the caller stops it.
+func startReady(t *testing.T, mode string) *Process {
+	t.Helper()
+	p, err := Start(testImpl(t, mode), Options{Env: map[string]string{"THREADS": "1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.WaitReady(context.Background(), 10*time.Second); err != nil {
+		p.Stop(time.Second)
+		t.Fatal(err)
+	}
+	return p
+}
+
 // TestServerLifecycle starts a server with PORT=0, learns its port from the
 // readiness line, counts a worker that left the group as a member, and stops
 // every member.
 func TestServerLifecycle(t *testing.T) {
-	p, err := Start(testImpl(t, "escape"), Options{Env: map[string]string{"THREADS": "1"}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := startReady(t, "escape")
 	defer p.Stop(time.Second)
-	if err := p.WaitReady(context.Background(), 10*time.Second); err != nil {
-		t.Fatal(err)
-	}
 	got := p.Reported()
 	if got.PID != p.Pid() || got.Port == 0 || got.Port != p.Port() || got.Threads != 1 || got.GOMAXPROCS != 1 || got.Workers != 1 {
 		t.Errorf("reported %+v, pid %d", got, p.Pid())

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"restbench/internal/impl"
 	"restbench/internal/result"
 )
 
@@ -16,10 +15,7 @@ import (
 // run and conclusion), keyed by run id.
 func loadFull(t *testing.T, name string) (*Suite, map[string]*Run) {
 	t.Helper()
-	m, err := impl.Load("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := realManifest(t)
 	s, err := Load(filepath.Join("../../suites", name+".yaml"), Options{Scale: "full", Impls: m.IDs(), Languages: m.Languages()})
 	if err != nil {
 		t.Fatal(err)

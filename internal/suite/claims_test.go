@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"restbench/internal/cpu"
-	"restbench/internal/impl"
 	"restbench/internal/result"
 )
 
@@ -145,10 +144,7 @@ var knownForced = map[string]bool{}
 // machine (a CPU share of a saturated server held to one core; a latency
 // compared across connection counts in a closed loop).
 func TestClaimsCanFail(t *testing.T) {
-	m, err := impl.Load("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := realManifest(t)
 	files, err := filepath.Glob("../../suites/*.yaml")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no suites: %v", err)

@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"testing"
 
-	"restbench/internal/impl"
 	"restbench/internal/load"
 )
 
@@ -23,10 +22,7 @@ var update = flag.Bool("update", false, "rewrite testdata/*.golden.json from the
 // by the untyped reader the typed schema replaced, so a change of schema that
 // changes a run fails here. Regenerate with -update only for an intended change.
 func TestSuitesGolden(t *testing.T) {
-	m, err := impl.Load("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := realManifest(t)
 	files, err := filepath.Glob("../../suites/*.yaml")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("suite files = %v (%v)", files, err)

@@ -5,6 +5,7 @@ package suite
 
 import (
 	"math"
+	"strconv"
 	"time"
 
 	"restbench/internal/load"
@@ -144,4 +145,35 @@ func (w Window) Length(floor time.Duration, rps float64, conns int, latencyMS fl
 		return max(floor, w.Max), forRequests, forLatency, true
 	}
 	return d.Round(time.Millisecond), forRequests, forLatency, false
+}
+
+// CoresNeeded is how many cores a run asks for: as many as the server's
+// threads, GOMAXPROCS or workers (whichever is largest), plus one for the
+// generator when the two are pinned to disjoint cores. Under a CPU quota the
+// server needs only the quota, rounded up: more threads than the quota is
+// the experiment itself (GOMAXPROCS=4 under a 1-CPU quota runs on 2 cores),
+// not a request for parallelism. THREADS=auto and an unset GOMAXPROCS take
+// what there is, and explicit CPU lists are checked where they are placed.
+// Asking for more than the machine has is never quietly turned into "all
+// cores": the runner does not run the trial, and says what it needs.
+func (r Run) CoresNeeded() int {
+	if r.ServerCPUs != "" || r.ClientCPUs != "" {
+		return 0
+	}
+	server := 0
+	for _, k := range []string{"THREADS", "GOMAXPROCS"} {
+		if n, err := strconv.Atoi(r.Env[k]); err == nil {
+			server = max(server, n)
+		}
+	}
+	if r.Quota > 0 {
+		server = int(math.Ceil(r.Quota))
+	}
+	if server == 0 {
+		return 0
+	}
+	if r.Pinned {
+		return server + 1
+	}
+	return server
 }

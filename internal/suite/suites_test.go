@@ -1,7 +1,6 @@
 package suite
 
 import (
-	"math"
 	"os"
 	"path/filepath"
 	"restbench/internal/request"
@@ -22,10 +21,7 @@ import (
 // TestRealSuites loads the five suite files at every scale, against the real
 // manifest, and checks what the runner and the report rely on.
 func TestRealSuites(t *testing.T) {
-	m, err := impl.Load("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := realManifest(t)
 	echo, err := os.ReadFile("../../fixtures/echo-body.json")
 	if err != nil {
 		t.Fatal(err)
@@ -400,8 +396,7 @@ func TestRuntimesSuite(t *testing.T) {
 // max_trials, and the round that starts before time_cap runs out), and the
 // capacity searches of rate_of: capacity(...), at their most steps. Runs
 // that need more cores than make bench's 2 are not run there (the runner's
-// rule: as many cores as THREADS or GOMAXPROCS, plus one when pinned; under
-// a quota, the quota). Standard must fit `make bench` in 30 minutes (issue
+// rule, Run.CoresNeeded). Standard must fit `make bench` in 30 minutes (issue
 // 24: windows long enough to carry their claims, joshuous' published
 // 50,000 requests among them, scaled cells), quick must keep CI to about 3.
 func TestTimeBudget(t *testing.T) {
@@ -410,21 +405,6 @@ func TestTimeBudget(t *testing.T) {
 		t.Fatalf("suite files = %v (%v), want 6", files, err)
 	}
 	const cores = 2
-	needs := func(r Run) int {
-		n := 0
-		for _, k := range []string{"THREADS", "GOMAXPROCS"} {
-			if v, err := strconv.Atoi(r.Env[k]); err == nil {
-				n = max(n, v)
-			}
-		}
-		if r.Quota > 0 {
-			n = int(math.Ceil(r.Quota))
-		}
-		if r.Pinned && n > 0 {
-			n++
-		}
-		return n
-	}
 	langs := languages(t)
 	for _, c := range []struct {
 		scale string
@@ -449,7 +429,7 @@ func TestTimeBudget(t *testing.T) {
 			}
 			var order []string
 			for _, r := range s.Runs {
-				if needs(r) > cores {
+				if r.CoresNeeded() > cores {
 					continue // "not run here: needs n cores"
 				}
 				e := exps[r.Experiment]
@@ -555,11 +535,17 @@ func worstWindow(r Run) time.Duration {
 // runtime key is checked against.
 func languages(t *testing.T) map[string]string {
 	t.Helper()
+	return realManifest(t).Languages()
+}
+
+// realManifest is the repository's implementations manifest.
+func realManifest(t *testing.T) *impl.Manifest {
+	t.Helper()
 	m, err := impl.Load("../..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return m.Languages()
+	return m
 }
 
 // TestPublishedRowsByModel checks every published row of the real suites by

@@ -146,6 +146,21 @@ func Value(n *yaml.Node, key string) *yaml.Node {
 	return nil
 }
 
+// Once refuses a name given twice in the list under key of mapping n:
+// "FILE:LINE: KEY: NAME is listed twice", at the second one's line. list is
+// that list as decoded, in file order, and name gives an entry's name.
+func Once[T any](n *yaml.Node, key string, list []T, name func(T) string) error {
+	seen := map[string]bool{}
+	items := Value(n, key)
+	for i, e := range list {
+		if seen[name(e)] {
+			return Errorf(items.Content[i], key, "%s is listed twice", name(e))
+		}
+		seen[name(e)] = true
+	}
+	return nil
+}
+
 // DecodeFields decodes mapping n into the struct out points to, one key at
 // a time in file order: a key must be the yaml name of a field of out
 // (fields of ",inline" structs included), and is decoded by yaml into that

@@ -1,6 +1,7 @@
 package yamlfile
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -87,3 +88,27 @@ func TestChecks(t *testing.T) {
 }
 
 func second[T any](_ T, err error) error { return err }
+
+func TestOnce(t *testing.T) {
+	id := func(s string) string { return s }
+	for _, c := range []struct {
+		doc, want string
+	}{
+		{"items: [a, b, c]", ""},
+		{"items:\n- a\n- b\n- a\n", ":4: items: a is listed twice"},
+		{"items:\n- a\n- b\n- b\n- a\n", ":4: items: b is listed twice"},
+	} {
+		var doc yaml.Node
+		if err := yaml.Unmarshal([]byte(c.doc), &doc); err != nil {
+			t.Fatal(err)
+		}
+		var v struct{ Items []string }
+		if err := doc.Decode(&v); err != nil {
+			t.Fatal(err)
+		}
+		err := Once(doc.Content[0], "items", v.Items, id)
+		if got := fmt.Sprint(err); (c.want == "" && err != nil) || (c.want != "" && got != c.want) {
+			t.Errorf("Once(%q) = %v, want %q", c.doc, err, c.want)
+		}
+	}
+}
