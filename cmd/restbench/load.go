@@ -14,6 +14,7 @@ import (
 	"restbench/internal/load"
 	"restbench/internal/load/summary"
 	"restbench/internal/loadflags"
+	"restbench/internal/merge"
 	"restbench/internal/result"
 )
 
@@ -124,12 +125,12 @@ func (o *loadRun) run(ctx context.Context, g *globals, args []string) error {
 			return usageError("load: --threshold %s needs an open loop: give -R", t.Text)
 		}
 	}
-	var sh shard
+	var sh merge.Shard
 	if o.shard != "" {
-		if sh, err = parseShard(o.shard); err != nil {
+		if sh, err = merge.ParseShard(o.shard); err != nil {
 			return usageError("load: %v", err)
 		}
-		if err := sh.apply(&cfg); err != nil {
+		if err := sh.Apply(&cfg); err != nil {
 			return usageError("load: %v", err)
 		}
 	}

@@ -1,6 +1,6 @@
-// Package merge adds up load results that several generators measured at the
-// same time against one server, as if one generator had offered the summed
-// load. HdrHistograms add without loss, so every whole-run percentile of the
+// Package merge splits one load into the shards several generators offer
+// (Shard) and adds up the results they measured at the same time against one
+// server, as if one generator had offered the summed load. HdrHistograms add without loss, so every whole-run percentile of the
 // merged result is exact; counts and rates add because the generators share
 // one window (restbench load --start-at).
 package merge

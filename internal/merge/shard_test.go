@@ -1,11 +1,9 @@
-package main
+package merge
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"restbench/internal/load"
 )
@@ -27,12 +25,12 @@ func TestShardSplitsTheTotal(t *testing.T) {
 		var reqs int64
 		var rate float64
 		for i := range tc.n {
-			s, err := parseShard(fmt.Sprintf("%d/%d", i, tc.n))
+			s, err := ParseShard(fmt.Sprintf("%d/%d", i, tc.n))
 			if err != nil {
 				t.Fatal(err)
 			}
 			cfg := load.Config{Connections: tc.conns, MaxRequests: tc.requests, Rate: tc.rate}
-			if err := s.apply(&cfg); err != nil {
+			if err := s.Apply(&cfg); err != nil {
 				t.Fatal(err)
 			}
 			if cfg.Connections != tc.wantConns[i] || cfg.MaxRequests != tc.wantRequests[i] {
@@ -50,36 +48,12 @@ func TestShardRefuses(t *testing.T) {
 	for _, tc := range []struct{ shard, want string }{
 		{"3/3", "0 <= i < N"}, {"a/2", "i/N"}, {"0", "i/N"}, {"-1/2", "0 <= i < N"},
 	} {
-		if _, err := parseShard(tc.shard); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := ParseShard(tc.shard); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("--shard %s: err = %v", tc.shard, err)
 		}
 	}
-	s, _ := parseShard("0/4")
-	if err := s.apply(&load.Config{Connections: 3}); err == nil || !strings.Contains(err.Error(), "-c 4 or more") {
+	s, _ := ParseShard("0/4")
+	if err := s.Apply(&load.Config{Connections: 3}); err == nil || !strings.Contains(err.Error(), "-c 4 or more") {
 		t.Errorf("-c 3 over 4 shards: err = %v", err)
-	}
-}
-
-func TestStartAt(t *testing.T) {
-	want := time.Date(2026, 11, 22, 21, 0, 0, 0, time.UTC)
-	for _, v := range []string{"2026-11-22T21:00:00Z", "2026-11-22T22:00:00+01:00", "1795381200"} {
-		got, err := parseStartAt(v)
-		if err != nil || !got.Equal(want) {
-			t.Errorf("--start-at %s = %v, %v; want %v", v, got, err, want)
-		}
-	}
-	if _, err := parseStartAt("tomorrow"); err == nil {
-		t.Error("--start-at tomorrow accepted")
-	}
-	// A start in the past is refused; one just ahead is waited for.
-	if err := waitUntil(context.Background(), time.Now().Add(time.Second), 2*time.Second); err == nil || !strings.Contains(err.Error(), "past") {
-		t.Errorf("warm-up that should have begun already: err = %v", err)
-	}
-	start := time.Now().Add(300 * time.Millisecond)
-	if err := waitUntil(context.Background(), start, 100*time.Millisecond); err != nil {
-		t.Fatal(err)
-	}
-	if early := start.Add(-100 * time.Millisecond).Sub(time.Now()); early > 0 {
-		t.Errorf("returned %v before the warm-up had to begin", early)
 	}
 }
