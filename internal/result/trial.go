@@ -107,9 +107,8 @@ func (l *Listen) Overflowed() bool {
 type Placement struct {
 	// Mode is how: PlacementPinned or PlacementShared (one machine, CPUs
 	// disjoint or not), or PlacementHosts (the server on a host of its own,
-	// several generators on others, their results merged). Every trial
-	// records it since 2026-11-25; local trials from before read "" and
-	// Kind reads them from Pinned, which stays for them.
+	// several generators on others, their results merged). Trials from
+	// before the field read "" (see Kind).
 	Mode           string  `json:"mode,omitempty"`
 	ServerCPUs     string  `json:"server_cpus,omitempty"`
 	ClientCPUs     string  `json:"client_cpus,omitempty"`

@@ -60,11 +60,7 @@ func (r *Runner) site(ctx context.Context, t *result.Trial, run suite.Run, eng e
 		return nil, done, err
 	}
 	t.Flags = append(t.Flags, pl.flags...)
-	mode := result.PlacementShared
-	if pl.pinned {
-		mode = result.PlacementPinned
-	}
-	t.Placement = result.Placement{Mode: mode, ServerCPUs: cpu.FormatList(pl.server), ClientCPUs: cpu.FormatList(pl.client), Pinned: pl.pinned, Quota: run.Quota}
+	t.Placement = result.Placement{ServerCPUs: cpu.FormatList(pl.server), ClientCPUs: cpu.FormatList(pl.client), Pinned: pl.pinned, Quota: run.Quota}
 	return &local{r: r, pl: pl, eng: eng, remove: func() {}}, nil, nil
 }
 
