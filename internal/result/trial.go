@@ -107,8 +107,8 @@ func (l *Listen) Overflowed() bool {
 type Placement struct {
 	// Mode is how: PlacementPinned or PlacementShared (one machine, CPUs
 	// disjoint or not), or PlacementHosts (the server on a host of its own,
-	// several generators on others, their results merged). Trials from
-	// before the field read "" (see Kind).
+	// several generators on others, their results merged). Only hosts
+	// trials record it: on one machine Pinned says which (see Kind).
 	Mode           string  `json:"mode,omitempty"`
 	ServerCPUs     string  `json:"server_cpus,omitempty"`
 	ClientCPUs     string  `json:"client_cpus,omitempty"`
