@@ -68,7 +68,7 @@ func TestReportFixture(t *testing.T) {
 		}
 	}
 	for _, want := range []string{
-		"- **The write-ups' conclusions, 7: 1 holds (1 as a bound), 3 inconclusive, 2 not comparable, 1 not run here.**",
+		"- **The write-ups' conclusions, 7: 1 holds (1 as a bound), 3 inconclusive, 2 not comparable, 1 not run here; answered 1 of 7 (14 %).**",
 		"- holds (lower bound): [single-thread JSON echo: Node faster than Go](#v-mini-single-thread-1): 1.28× (1.26–1.29)",
 		"| [mini](#suite-mini) | [single-thread JSON echo: Node faster than Go](#v-mini-single-thread-1) | 1.77× from published rows | > 1× | **holds (lower bound)** | 1.28× | 1.26–1.29 | single-thread/node-http: client-bound in 1 of 5 rounds (the generator used 75 % of its CPU; give it more CPUs or fewer connections) |",
 		"| [mini](#suite-mini) | [single-thread JSON echo: Node about 1.77x faster](#v-mini-single-thread-2) | 1.77× from published rows | 1.42–2.21×, read from the words | **not comparable** | 1.28× *(not a verdict)* | 1.26–1.29 |",

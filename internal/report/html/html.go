@@ -308,7 +308,7 @@ figure.forest figcaption { font-size: 13px; color: #444; max-width: 1100px; }
 {{if .Lines}}<ul>{{range .Lines}}<li><span class="state" style="color:{{stateColor .State}}">{{.State}}</span>: <a href="#{{.ID}}">{{.Claim}}</a>: <strong>{{.Ratio}}</strong> ({{.Interval}})</li>{{end}}</ul>{{end}}
 {{if .Rest}}<p class="rest">{{.Rest}}</p>{{end}}</div>
 {{end}}{{end}}<h1>Verdicts</h1>
-<ul class="counts">{{range .First.Counts}}<li><strong>{{.Title}}, {{.Total}}:</strong> {{range $i, $p := .Parts}}{{if $i}}, {{end}}{{$p}}{{end}}.</li>{{end}}</ul>
+<ul class="counts">{{range .First.Counts}}<li><strong>{{.Title}}, {{.Total}}:</strong> {{range $i, $p := .Parts}}{{if $i}}, {{end}}{{$p}}{{end}}; {{.Answers}}.</li>{{end}}</ul>
 {{if .Forest}}<figure class="forest">{{.Forest}}<figcaption>{{.ForestCaption}}</figcaption></figure>{{end}}
 {{if .First.Windows}}<p>Windows (how long each load ran; a short window cannot show a slow drift or a long latency):</p><ul>{{range .First.Windows}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{range $k := .Kinds}}{{$n := 0}}{{range $.First.Rows}}{{if eq .Kind $k.Kind}}{{$n = 1}}{{end}}{{end}}{{if $n}}<h2>{{$k.Title}}</h2>

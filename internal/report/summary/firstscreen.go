@@ -50,11 +50,30 @@ type stateCount struct {
 	Total  int
 	Parts  []string // "16 holds", "2 does not hold here", …
 	Bounds int      // holds as a bound, among the holds
+	// Answered counts the claims decided: holds (as a bound too) or does
+	// not hold.
+	Answered int
+	// Twinned counts the conclusions graded on a scaled design beside the
+	// published one, each counted once; ByScaled those of them counted by
+	// the scaled design's state (the published design read no verdict).
+	Twinned, ByScaled int
 }
 
-// String prints the count as one line: "54: 16 holds (5 as a bound), …".
+// String prints the count as one line: "54: 16 holds (5 as a bound), …;
+// answered (…) 21 of 54 (39 %)", and how conclusions graded twice counted.
 func (c stateCount) String() string {
-	return fmt.Sprintf("%d: %s", c.Total, strings.Join(c.Parts, ", "))
+	return fmt.Sprintf("%d: %s; %s", c.Total, strings.Join(c.Parts, ", "), c.Answers())
+}
+
+// Answers says how many claims were answered (holds, as a bound too, or
+// does not hold) and how the ones graded on a scaled design too counted.
+func (c stateCount) Answers() string {
+	s := fmt.Sprintf("answered %d of %d (%.0f %%)",
+		c.Answered, c.Total, 100*float64(c.Answered)/float64(c.Total))
+	if c.Twinned > 0 {
+		s += fmt.Sprintf("; %d graded on a scaled design too, each counted once (%d by its scaled design)", c.Twinned, c.ByScaled)
+	}
+	return s
 }
 
 // maxLearned is how many claims of a suite "What was learned" names.
@@ -191,20 +210,38 @@ var KindTitles = []struct{ Kind, Title string }{
 }
 
 // countStates counts each kind's rows by the state the table shows: a
-// runtime replay counts as a replay, never as another conclusion.
+// runtime replay counts as a replay, never as another conclusion, and a
+// conclusion graded on a scaled design beside its published one (suites'
+// `scaled:`, the same text) counts once: by the published design where that
+// decided it, else by the scaled design where that did, else as published.
+// Counted twice, a conclusion the machine cannot run as published would
+// weigh double, and one answered twice would count as two answers.
 func countStates(rows []Row) []stateCount {
 	var out []stateCount
 	for _, k := range KindTitles {
 		n := map[string]int{}
 		c := stateCount{Title: k.Title}
-		for _, r := range rows {
-			if r.Kind != k.Kind {
-				continue
+		for _, g := range conclusions(rows, k.Kind) {
+			r := g[0]
+			if len(g) > 1 {
+				c.Twinned++
+				if !r.decided() {
+					for _, t := range g[1:] {
+						if t.decided() {
+							r = t
+							c.ByScaled++
+							break
+						}
+					}
+				}
 			}
 			c.Total++
 			st := shownOutcome(r.v)
 			if st == model.Holds && r.Bound != "" {
 				c.Bounds++
+			}
+			if r.decided() {
+				c.Answered++
 			}
 			n[st]++
 		}
@@ -222,6 +259,43 @@ func countStates(rows []Row) []stateCount {
 			c.Parts = append(c.Parts, p)
 		}
 		out = append(out, c)
+	}
+	return out
+}
+
+// conclusions groups a kind's rows by conclusion, in the table's order: a
+// row alone, or a published design first and the scaled designs of the same
+// suite and text after it. Rows of one text with no scaled design among
+// them stay apart (two experiments may state one sentence of two runs).
+func conclusions(rows []Row, kind string) [][]Row {
+	scaled := map[string]bool{}
+	key := func(r Row) string { return r.Suite + "\x00" + r.Claim }
+	for _, r := range rows {
+		if r.Kind == kind && r.v.Scaled != "" {
+			scaled[key(r)] = true
+		}
+	}
+	var out [][]Row
+	at := map[string]int{}
+	for _, r := range rows {
+		if r.Kind != kind {
+			continue
+		}
+		k := key(r)
+		if !scaled[k] {
+			out = append(out, []Row{r})
+			continue
+		}
+		i, ok := at[k]
+		if !ok {
+			at[k], out = len(out), append(out, nil)
+			i = at[k]
+		}
+		if r.v.Scaled == "" {
+			out[i] = append([]Row{r}, out[i]...)
+		} else {
+			out[i] = append(out[i], r)
+		}
 	}
 	return out
 }

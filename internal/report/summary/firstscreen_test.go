@@ -114,6 +114,15 @@ func TestCountStates(t *testing.T) {
 	designed.Design = "server-bound"
 	disputed := graded("disputed", "", model.Holds, "", 2.5, 2.2, 2.6, 1, inf)
 	disputed.Disagrees = "wrk measured 2.28×"
+	premisedAs := func(text string) model.Verdict {
+		v := graded(text, "", model.NotRun, "", 1.9, 1.8, 2, 3, inf)
+		v.Why = "needs 4 cores for the server (x/a had 1)"
+		return v
+	}
+	twin := func(v model.Verdict) model.Verdict {
+		v.Scaled = "quota = cores ÷ 4"
+		return v
+	}
 	for _, c := range []struct {
 		name string
 		vs   []model.Verdict
@@ -126,7 +135,8 @@ func TestCountStates(t *testing.T) {
 				graded("Node 24: Node is faster", result.KindReplay, model.Holds, "", 1.1, 1.05, 1.2, 1, inf),
 				graded("Bun: Node is faster", result.KindReplay, model.DoesNotHold, "", 0.8, 0.7, 0.9, 1, inf),
 			},
-			want: []string{"The write-ups' conclusions 1: 1 holds", "Runtime replays 2: 1 holds, 1 does not hold here"},
+			want: []string{"The write-ups' conclusions 1: 1 holds; answered 1 of 1 (100 %)",
+				"Runtime replays 2: 1 holds, 1 does not hold here; answered 2 of 2 (100 %)"},
 		},
 		{
 			name: "bounds, checks and not run as premised",
@@ -139,8 +149,8 @@ func TestCountStates(t *testing.T) {
 				graded("check", result.KindCheck, model.Inconclusive, "", 1, 0.9, 1.1, 0.95, 1.05),
 			},
 			want: []string{
-				"The write-ups' conclusions 5: 2 holds (1 as a bound), 1 published figures inconsistent, 1 not run here, 1 not run as premised",
-				"restbench's own checks 1: 1 inconclusive",
+				"The write-ups' conclusions 5: 2 holds (1 as a bound), 1 published figures inconsistent, 1 not run here, 1 not run as premised; answered 2 of 5 (40 %)",
+				"restbench's own checks 1: 1 inconclusive; answered 0 of 1 (0 %)",
 			},
 		},
 		{
@@ -153,7 +163,26 @@ func TestCountStates(t *testing.T) {
 				disputed,
 				graded("capped", "", model.DoesNotHold, "upper", 0.7, 0.6, 0.8, 0.9, 1.1),
 			},
-			want: []string{"The write-ups' conclusions 4: 2 holds (1 as a bound), 2 does not hold here"},
+			want: []string{"The write-ups' conclusions 4: 2 holds (1 as a bound), 2 does not hold here; answered 4 of 4 (100 %)"},
+		},
+		{
+			// A conclusion graded on a scaled design beside the published
+			// one is one conclusion: counted by the published design where
+			// that decided it (collapse), else by the scaled one where that
+			// did (parallel), else as published (tail); a second sentence
+			// of the same text with no scaled design stays apart.
+			name: "a scaled design beside the published one counts once",
+			vs: []model.Verdict{
+				graded("collapse", "", model.DoesNotHold, "", 1.4, 1.2, 1.4, 5, inf),
+				premisedAs("parallel"),
+				premisedAs("tail"),
+				twin(graded("collapse", "", model.Holds, "", 6, 5.5, 7, 5, inf)),
+				twin(graded("parallel", "", model.Holds, "", 3.5, 3.2, 3.8, 3, inf)),
+				twin(graded("tail", "", model.NotComparable, "", 1.3, 0.9, 2, 3, inf)),
+				graded("same words", "", model.Holds, "", 1.3, 1.2, 1.4, 1, inf),
+				graded("same words", "", model.Inconclusive, "", 1.3, 0.9, 1.4, 1, inf),
+			},
+			want: []string{"The write-ups' conclusions 5: 2 holds, 1 does not hold here, 1 inconclusive, 1 not run as premised; answered 3 of 5 (60 %); 3 graded on a scaled design too, each counted once (1 by its scaled design)"},
 		},
 	} {
 		t.Run(c.name, func(t *testing.T) {
