@@ -29,6 +29,15 @@ func NoiseFloor(vs []*Verdict) (floor *Verdict, ok bool) {
 // that differ from themselves by 0.8–1.4× (1.8× wide). A claim open on one
 // side (a direction, "at least 5×") has no width, and one run's own figure
 // or a trend's fitted change is no ratio of two runs: neither is touched.
+//
+// Noise hides a difference; it does not make one. So a claim that does not
+// hold keeps its verdict where its interval lies outside the band widened by
+// the floor, [low × floor's low, high × floor's high]: no ratio inside the
+// band, moved as far as two runs that are the same ever moved, reads there
+// ("Node alone is about as fast as under PM2", a ±5 % tie, read 1.24–1.49×
+// against an A/A floor of 0.826–1.04×: beyond 0.785–1.09×). A claim that
+// holds never keeps its verdict: inside a band narrower than the noise, a
+// tie and a difference read alike.
 func WithinNoise(vs []*Verdict) {
 	floor, ok := NoiseFloor(vs)
 	if !ok {
@@ -41,6 +50,17 @@ func WithinNoise(vs []*Verdict) {
 		}
 		lo, hi := region(v.Conclusion)
 		if lo <= 0 || math.IsInf(hi, 1) || hi/lo >= noise {
+			continue
+		}
+		wideLo, wideHi := lo*floor.Lo, hi*floor.Hi
+		if v.Outcome == DoesNotHold && (v.Lo > wideHi || v.Hi < wideLo) {
+			beyond := fmt.Sprintf("beyond the noise: the claim's band %s–%s is narrower than this suite's A/A noise floor %s–%s (%s against itself), but the interval lies outside the band widened by it, %s–%s",
+				metric.Ratio(lo), metric.Ratio(hi), metric.Ratio(floor.Lo), metric.Ratio(floor.Hi), floor.A, metric.Ratio(wideLo), metric.Ratio(wideHi))
+			if v.Why == "" {
+				v.Why = beyond
+			} else {
+				v.Why += "; " + beyond
+			}
 			continue
 		}
 		v.Outcome, v.Bound = Inconclusive, ""

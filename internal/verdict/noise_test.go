@@ -41,6 +41,14 @@ func TestWithinNoise(t *testing.T) {
 		{"a direction: no width", ptr(aa(0.795, 1.43)), claim(direction, Holds), Holds},
 		{"one run's own figure: no ratio", ptr(aa(0.795, 1.43)), claim(own, Holds), Holds},
 		{"a trend: no ratio of two runs", ptr(aa(0.795, 1.43)), claim(trend, Holds), Holds},
+		// Noise hides a difference but makes none: a tie refuted outside
+		// the band widened by the floor (0.9 × 0.826 to 1.1 × 1.04, 0.743–
+		// 1.14×) stays refuted, above it or below; inside it, it cannot be
+		// told from noise; a tie that holds never can.
+		{"a tie refuted beyond the widened band", ptr(aa(0.826, 1.04)), at(claim(tie10, DoesNotHold), 1.24, 1.49), DoesNotHold},
+		{"a tie refuted below the widened band", ptr(aa(0.826, 1.04)), at(claim(tie10, DoesNotHold), 0.5, 0.7), DoesNotHold},
+		{"a tie refuted inside the widened band", ptr(aa(0.826, 1.04)), at(claim(tie10, DoesNotHold), 1.12, 1.3), Inconclusive},
+		{"a tie held inside a noisy floor", ptr(aa(0.826, 1.04)), at(claim(tie10, Holds), 0.95, 1.05), Inconclusive},
 		{"already not comparable", ptr(aa(0.795, 1.43)), claim(tie10, NotComparable), NotComparable},
 		{"no A/A arm", nil, claim(tie10, Holds), Holds},
 		{"an A/A arm not measured", &Verdict{Conclusion: result.Conclusion{Kind: result.KindAA}, Outcome: NotMeasured}, claim(tie10, Holds), Holds},
@@ -59,6 +67,9 @@ func TestWithinNoise(t *testing.T) {
 			if c.want == Inconclusive && !strings.Contains(v.Why, "narrower than this suite's A/A noise floor") {
 				t.Errorf("why = %q, want it to name the A/A noise floor", v.Why)
 			}
+			if narrow := c.v.Outcome == DoesNotHold && c.want == DoesNotHold && c.v.Claim == result.ClaimTie; narrow != strings.Contains(v.Why, "beyond the noise") {
+				t.Errorf("why = %q: a narrow claim kept beyond the noise says so, and no other", v.Why)
+			}
 			if c.floor != nil && vs[1].Outcome != c.floor.Outcome {
 				t.Errorf("the A/A arm itself changed: %q", vs[1].Outcome)
 			}
@@ -67,3 +78,9 @@ func TestWithinNoise(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// at gives v the interval lo–hi and its middle as the estimate.
+func at(v Verdict, lo, hi float64) Verdict {
+	v.Lo, v.Hi, v.Estimate = lo, hi, (lo+hi)/2
+	return v
+}
