@@ -98,7 +98,7 @@ func Loads(loads []*result.Load, names []string) (*result.Load, error) {
 	if m.Settings.MaxRequests > 0 {
 		// With -n each generator stops when its share is done: the windows
 		// differ, and the merged rate is the whole over the span they cover.
-		m.DurationS = span(loads)
+		m.DurationS = span(loads, start)
 		rescale(&m.Stats, m.DurationS)
 		for _, t := range m.Targets {
 			rescale(t, m.DurationS)
@@ -114,18 +114,12 @@ func Loads(loads []*result.Load, names []string) (*result.Load, error) {
 	return m, nil
 }
 
-// span is the seconds from the first window's start to the last one's end.
-// Each end is taken in seconds from the first start, not as a time: a
-// duration in float seconds turned into nanoseconds truncates, and the span
-// came out shorter than the longest window it holds (by under a
-// nanosecond; TestMergeRequestCounts caught it once in make test).
-func span(loads []*result.Load) float64 {
-	first := loads[0].WindowStart
-	for _, l := range loads {
-		if l.WindowStart.Before(first) {
-			first = l.WindowStart
-		}
-	}
+// span is the seconds from first, the earliest window's start (align's),
+// to the last window's end. Each end is taken in seconds from first, not as
+// a time: a duration in float seconds turned into nanoseconds truncates,
+// and the span came out shorter than the longest window it holds (by under
+// a nanosecond; TestMergeRequestCounts caught it once in make test).
+func span(loads []*result.Load, first time.Time) float64 {
 	s := 0.0
 	for _, l := range loads {
 		s = max(s, l.WindowStart.Sub(first).Seconds()+l.DurationS)
