@@ -15,9 +15,5 @@ func writeCalibration(b *strings.Builder, e *model.ExperimentReport) {
 	}
 	fmt.Fprintf(b, "Work calibration (W ms of CPU per heavy request: heavy responses × W against the server's CPU, "+
 		"medians over the trials, the last two as median (min–max); see docs/report.md):\n\n")
-	fmt.Fprintf(b, "| %s |\n|---|%s\n", strings.Join(model.CalibrationHeader, " | "), strings.Repeat("---:|", len(model.CalibrationHeader)-1))
-	for _, row := range rows {
-		fmt.Fprintf(b, "| %s |\n", strings.Join(row, " | "))
-	}
-	fmt.Fprintf(b, "\n")
+	writeTable(b, model.CalibrationHeader, rows, strings.Repeat("---:|", len(model.CalibrationHeader)-1))
 }
