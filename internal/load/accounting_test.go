@@ -3,6 +3,7 @@ package load
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"io"
 	"math"
 	"net"
@@ -120,6 +121,37 @@ func TestRequestsBeforeDeadline(t *testing.T) {
 	}
 	if res.Little != nil || slices.Contains(res.Flags, result.FlagInconsistent) {
 		t.Errorf("little %+v, flags %v: a -n load that ran out of requests is not checked", res.Little, res.Flags)
+	}
+}
+
+// TestCountedLoadWarmsUpApart: an -n load with a warm-up counts exactly its
+// n requests, every one sent after the warm-up, as ab's separate warm-up run
+// leaves them: the warm-up's requests still in flight when it ends (one per
+// connection here: the server holds each 30 ms) are the warm-up's, not the
+// window's. In one continuous load they completed in the window and counted:
+// 20 + 4.
+func TestCountedLoadWarmsUpApart(t *testing.T) {
+	for _, keepAlive := range []bool{true, false} {
+		t.Run(fmt.Sprintf("keep-alive %v", keepAlive), func(t *testing.T) {
+			s := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+				time.Sleep(30 * time.Millisecond)
+				io.WriteString(w, "hello")
+			})
+			res := run(t, Config{URL: s.URL + "/", Connections: 4, MaxRequests: 20, Warmup: 200 * time.Millisecond, KeepAlive: keepAlive})
+			if res.Requests != 20 || res.Responses != 20 {
+				t.Errorf("window: %d requests, %d responses; want the 20 of -n, none of the warm-up's", res.Requests, res.Responses)
+			}
+			if res.Warmup == nil || res.Warmup.Responses == 0 {
+				t.Fatalf("warm-up %+v: want its responses reported apart", res.Warmup)
+			}
+			if res.Settings.WarmupS != 0.2 || res.Settings.MaxRequests != 20 {
+				t.Errorf("settings: warm-up %v s, -n %d; want 0.2 and 20", res.Settings.WarmupS, res.Settings.MaxRequests)
+			}
+			// 20 requests on 4 connections at >= 30 ms each take >= 150 ms.
+			if res.DurationS < 0.14 {
+				t.Errorf("window %.3f s: shorter than the 20 requests can take", res.DurationS)
+			}
+		})
 	}
 }
 
