@@ -135,8 +135,10 @@ func unsupported(tool, what string) error {
 
 // warmThenMeasure is what every external tool does: run it once for the
 // warm-up (when warmArgs is set) and once for the measured part, parse both
-// outputs, and keep the warm-up apart from the result.
-func warmThenMeasure(ctx context.Context, name string, cfg load.Config, warmArgs, args []string,
+// outputs, and keep the warm-up apart from the result. With capAfter > 0
+// the measured part is interrupted (SIGINT, runTool) after that long, and
+// what the tool printed then is the result.
+func warmThenMeasure(ctx context.Context, name string, cfg load.Config, warmArgs, args []string, capAfter time.Duration,
 	parse func(string) (*result.Load, error)) (*result.Load, error) {
 	var warm *result.Load
 	if warmArgs != nil {
@@ -148,7 +150,13 @@ func warmThenMeasure(ctx context.Context, name string, cfg load.Config, warmArgs
 			return nil, fmt.Errorf("%s warm-up: %w", name, err)
 		}
 	}
-	out, cpuS, err := runTool(ctx, cfg.CPUs, args)
+	mctx := ctx
+	if capAfter > 0 {
+		var cancel context.CancelFunc
+		mctx, cancel = context.WithTimeout(ctx, capAfter)
+		defer cancel()
+	}
+	out, cpuS, err := runTool(mctx, cfg.CPUs, args)
 	if err != nil {
 		return nil, err
 	}

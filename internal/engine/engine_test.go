@@ -189,6 +189,36 @@ func TestToolsAgainstServer(t *testing.T) {
 	}
 }
 
+// TestABCapsCountedLoad: ab takes no cap with -n, so a suite's requests
+// capped by a duration interrupt it at the cap, as restbench's generator
+// closes an -n window there, and what it completed by then is the result.
+// 1,000 requests of 50 ms on 2 connections take 25 s; the cap is 1 s.
+func TestABCapsCountedLoad(t *testing.T) {
+	if _, err := exec.LookPath("ab"); err != nil {
+		t.Skip("ab is not installed (CI installs apache2-utils)")
+	}
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(50 * time.Millisecond)
+		io.WriteString(w, "ok")
+	}))
+	t.Cleanup(s.Close)
+	e, _ := New("ab")
+	start := time.Now()
+	r, err := e.Run(context.Background(), load.Config{URL: s.URL + "/", Connections: 2, MaxRequests: 1000, Duration: time.Second, KeepAlive: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 15*time.Second {
+		t.Errorf("ab ran %v: want it stopped at the 1 s cap, not after its 1,000 requests", took)
+	}
+	if r.Responses == 0 || r.Requests >= 1000 {
+		t.Errorf("%d requests, %d responses: want the ones done by the cap", r.Requests, r.Responses)
+	}
+	if r.DurationS < 0.5 || r.DurationS > 10 {
+		t.Errorf("duration %.2f s: want about the 1 s cap", r.DurationS)
+	}
+}
+
 func TestUnsupported(t *testing.T) {
 	for _, c := range []struct {
 		e   Engine

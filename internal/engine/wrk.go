@@ -53,7 +53,7 @@ func (Wrk) Run(ctx context.Context, cfg load.Config) (*result.Load, error) {
 	if cfg.Warmup > 0 {
 		warmArgs = wrkArgs(cfg, cfg.Warmup, script)
 	}
-	return warmThenMeasure(ctx, NameWrk, cfg, warmArgs, wrkArgs(cfg, cfg.Duration, script), ParseWrk)
+	return warmThenMeasure(ctx, NameWrk, cfg, warmArgs, wrkArgs(cfg, cfg.Duration, script), 0, ParseWrk)
 }
 
 func wrkArgs(cfg load.Config, d time.Duration, script string) []string {
