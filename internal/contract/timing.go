@@ -45,7 +45,8 @@ func checkTimeWork(ctx context.Context, t *Target) (string, error) {
 func checkWork200(ctx context.Context, t *Target) (string, error) {
 	const want = 200.0
 	lo, hi := want*0.8, want*1.2
-	// /proc counts CPU time in clock ticks (10 ms).
+	// A tick of /proc/PID/stat (10 ms): the slack where the CPU is read
+	// from there (server.ReadUsage's fallback off Linux).
 	const tick = 10.0
 	var seen []string
 	for range tries {

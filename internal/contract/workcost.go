@@ -21,7 +21,8 @@ import (
 const workTolerance = 0.15
 
 // costBurst is how many requests a burst of work=W sends: enough that
-// /proc's 10 ms ticks are a small part of their CPU.
+// /proc's 10 ms ticks (server.ReadUsage's fallback off Linux) are a
+// small part of their CPU.
 var costBurst = map[int]int{1: 500, 4: 150}
 
 // costPairs is how many work=W and work=0 requests the single-request

@@ -41,10 +41,13 @@ func NewTree(server int) *Tree {
 
 // Sample reads the trees and the cores once.
 func (t *Tree) Sample() (result.Sample, error) {
-	now := time.Now()
 	procs := server.ReadTable()
 	members := procs.Members(t.Server)
 	client := procs.Descendants(t.Client, members)
+	// The clock is read after the listing, which takes milliseconds, and
+	// just before the CPU clocks, which take microseconds: a sample's CPU
+	// and its elapsed time then cover the same interval to within those.
+	now := time.Now()
 	cpuNow := map[int]float64{}
 	var s result.Sample
 	elapsed := now.Sub(t.last).Seconds()

@@ -2,36 +2,19 @@ package server
 
 import (
 	"context"
-	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
 	"time"
 )
 
 // RunTime is the CPU time the server's members have run, in seconds, read
-// from every thread's /proc/PID/task/TID/schedstat: nanoseconds, where
-// /proc/PID/stat (ReadUsage) counts in clock ticks of 10 ms, too coarse for
-// a window of a few hundred milliseconds. ok is false when nothing could be
-// read (not Linux, or a kernel without schedstat). Threads that exited are
-// not counted: compare two readings only over a window where none exit.
+// from each member's process CPU clock (processCPU: to the scheduler's
+// tick, 4 ms at HZ=250, exited threads included), where /proc/PID/stat
+// counts in clock ticks of 10 ms, too coarse for a window of a few hundred
+// milliseconds. ok is false when
+// nothing could be read (not Linux, or no member left).
 func RunTime(leader int) (seconds float64, ok bool) {
 	for _, pid := range Members(leader) {
-		tasks, _ := filepath.Glob(filepath.Join("/proc", strconv.Itoa(pid), "task", "*", "schedstat"))
-		for _, f := range tasks {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				continue // the thread exited since the listing
-			}
-			fields := strings.Fields(string(data))
-			if len(fields) == 0 {
-				continue
-			}
-			ns, err := strconv.ParseInt(fields[0], 10, 64)
-			if err != nil {
-				continue
-			}
-			seconds += float64(ns) / 1e9
+		if s, read := processCPU(pid); read {
+			seconds += s
 			ok = true
 		}
 	}

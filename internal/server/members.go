@@ -113,16 +113,23 @@ type Usage struct {
 
 // ReadUsage reads one process's usage; ok is false when it is gone. It is the
 // one reader of CPU and RSS: the monitor and verify's memory bound use it.
+// The CPU comes first and from the kernel's process CPU clock
+// (nanoseconds; processCPU), so that a reader timing its samples reads it
+// as close to its clock reading as it can.
 func ReadUsage(pid int) (u Usage, ok bool) {
+	cpu, precise := processCPU(pid)
 	p, err := process.NewProcess(int32(pid))
 	if err != nil {
 		return Usage{}, false
 	}
-	ts, err := p.Times()
-	if err != nil {
-		return Usage{}, false
+	if !precise {
+		ts, err := p.Times()
+		if err != nil {
+			return Usage{}, false
+		}
+		cpu = ts.User + ts.System
 	}
-	u.CPU = ts.User + ts.System
+	u.CPU = cpu
 	if m, err := p.MemoryInfo(); err == nil {
 		u.RSS = int64(m.RSS)
 	}

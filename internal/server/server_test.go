@@ -35,6 +35,9 @@ func TestMain(m *testing.M) {
 
 func serve(mode string) {
 	extra := ""
+	if mode == "burnt" {
+		burnOnExitingThread(300 * time.Millisecond)
+	}
 	if mode == "spin" {
 		go func() {
 			for {
