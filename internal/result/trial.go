@@ -63,6 +63,10 @@ type Trial struct {
 	// PrewarmS: the seconds of closed loop the server was warmed with before
 	// the load (the suite's prewarm:), not measured; 0: none.
 	PrewarmS float64 `json:"prewarm_s,omitempty"`
+	// PrewarmRequests: the responses the prewarm got (the suite's
+	// prewarm_requests, or fewer when its cap came first); absent when the
+	// prewarm was not counted in requests.
+	PrewarmRequests int64 `json:"prewarm_requests,omitempty"`
 }
 
 // Listen is what the server's listen queue did from before the warm-up to

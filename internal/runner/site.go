@@ -123,10 +123,14 @@ func (s *local) generate(ctx context.Context, t *result.Trial, run suite.Run, cf
 	cfg.CPUs = s.pl.client
 	cfg.Hlog = s.hlog
 	if run.Prewarm > 0 {
-		if err := prewarm(ctx, s.eng, cfg, run.Prewarm); err != nil {
+		took, got, err := prewarm(ctx, s.eng, cfg, run.Prewarm, run.PrewarmRequests)
+		if err != nil {
 			return nil, fmt.Errorf("prewarm: %w", err)
 		}
-		t.PrewarmS = run.Prewarm.Seconds()
+		t.PrewarmS = took.Seconds()
+		if run.PrewarmRequests > 0 {
+			t.PrewarmRequests = got
+		}
 	}
 	stop := watch(time.Now().Add(cfg.Warmup))
 	res, err := s.eng.Run(ctx, cfg)

@@ -112,15 +112,21 @@ func (r *Runner) trialOn(ctx context.Context, run suite.Run, n int, eng engine.E
 }
 
 // prewarm runs cfg's requests as a closed loop for d on cfg's connections,
-// measuring nothing: the suite's prewarm, which warms a fresh server (a
-// JIT's compiling) before an open loop's schedule starts, so that the
-// schedule inherits no backlog from it.
-func prewarm(ctx context.Context, eng engine.Engine, cfg load.Config, d time.Duration) error {
-	cfg.Rate, cfg.MaxConnections, cfg.MaxRequests = 0, 0, 0
+// or until n responses when n > 0 (d then its cap), measuring nothing: the
+// suite's prewarm, which warms a fresh server (a JIT's compiling) before an
+// open loop's schedule starts, so that the schedule inherits no backlog
+// from it. It returns how long it took and the responses it got.
+func prewarm(ctx context.Context, eng engine.Engine, cfg load.Config, d time.Duration, n int64) (time.Duration, int64, error) {
+	cfg.Rate, cfg.MaxConnections, cfg.MaxRequests = 0, 0, n
 	cfg.Duration, cfg.Warmup = d, 0
 	cfg.Probe, cfg.Hlog, cfg.Progress, cfg.Begin = "", nil, nil, nil
-	_, err := eng.Run(ctx, cfg)
-	return err
+	start := time.Now()
+	res, err := eng.Run(ctx, cfg)
+	took := min(time.Since(start), d)
+	if res == nil {
+		return took, 0, err
+	}
+	return took, res.Responses, err
 }
 
 // clientBudget is the CPUs the generator can use of the cpus it may run

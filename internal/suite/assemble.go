@@ -80,6 +80,12 @@ func assemble(s settings.Layer, at *yaml.Node, lang string) (Run, pending, error
 	if s.Prewarm != nil {
 		r.Prewarm = s.Prewarm.V
 	}
+	if s.PrewarmCount != nil && s.PrewarmCount.V > 0 {
+		if r.Prewarm <= 0 {
+			return r, pd, yamlfile.Errorf(s.PrewarmCount.Node, "prewarm_requests", "%d requests need a cap: add prewarm: <duration>, the longest the prewarm may take (the time budget counts it)", s.PrewarmCount.V)
+		}
+		r.PrewarmRequests = s.PrewarmCount.V
+	}
 	if s.Timeout != nil {
 		c.Timeout = s.Timeout.V
 	}

@@ -182,6 +182,7 @@ func TestLoadErrors(t *testing.T) {
 		{"time_cap without unit", variant(6, "  duration: 1s\n  time_cap: 5"), Options{}, `:7: time_cap: "5" is not a duration`},
 		{"placement hosts misspelt", variant(6, "  duration: 1s\n  placement: host"), Options{}, `:7: placement: "host" is not one of pinned, shared, hosts`},
 		{"prewarm on hosts", variant(6, "  duration: 1s\n  placement: hosts\n  prewarm: 1s"), Options{}, `:8: prewarm: placement: hosts runs its load on other hosts`},
+		{"prewarm_requests without its cap", variant(6, "  duration: 1s\n  prewarm_requests: 40000"), Options{}, `:7: prewarm_requests: 40000 requests need a cap: add prewarm: <duration>`},
 		{"conclusion with an unknown field", variant(18, "      - {text: t, metric: rps, a: e/a c=10, b: e/b c=10, verdict: x}"), Options{}, ":18: verdict: unknown field in conclusions (known: a, b, claim, design, high, kind, low, metric, not_run, note, over, points, published, requires, scaled, text, tolerance)"},
 		{"conclusion premise misspelt", variant(18, "      - {text: t, metric: rps, a: e/a c=10, b: e/b c=10, requires: {min_core: 4}}"), Options{}, ":18: min_core: unknown field in requires (known: max_cores, min_cores, min_in_flight, offered_work)"},
 		{"conclusion kind unknown", variant(18, "      - {text: t, metric: rps, a: e/a c=10, b: e/b c=10, kind: mine}"), Options{}, `:18: kind: "mine" is not one of conclusion`},

@@ -69,6 +69,13 @@ type Run struct {
 	// schedule, and an open loop's warm-up carries no backlog into its
 	// window that its rate leaves no spare capacity to work off.
 	Prewarm time.Duration `json:",omitempty"`
+	// PrewarmRequests (prewarm_requests:), when > 0, ends the prewarm after
+	// this many responses, Prewarm being then its cap: a warm-up counted in
+	// requests follows the machine, where one counted in seconds does not
+	// (V8 tiers a function up by how often it ran, and the compiling costs
+	// CPU: a server at half the speed needs twice the seconds for the same
+	// warmth, and serves the same number of requests in them).
+	PrewarmRequests int64 `json:",omitempty"`
 	// RateCheck (rate_search: checked) searches once, as RateSearchOnce,
 	// and checks the answer before it stands: capacity.Options.Confirm, a
 	// window of capacity.ConfirmWindows search steps.

@@ -145,6 +145,12 @@ func TestRealSuites(t *testing.T) {
 					if s.Scale == "quick" && (r.Load.Rate == 0 || r.RateOf != "") {
 						t.Errorf("%s: quick searches nothing: rate %v of %q", r.ID, r.Load.Rate, r.RateOf)
 					}
+					// Node's cells prewarm through the compile stretch,
+					// counted in requests (quick: none).
+					warm := r.Impl == "node-express" && s.Scale != "quick"
+					if warm != (r.Prewarm == 2500*time.Millisecond && r.PrewarmRequests == 25000) || (!warm && r.Prewarm != 0) {
+						t.Errorf("%s: prewarm %v of %d requests; want 25,000 requests capped at 2.5 s for Node's cells but at quick, none elsewhere", r.ID, r.Prewarm, r.PrewarmRequests)
+					}
 				}
 				open := strings.HasPrefix(r.ID, "delay/") || strings.HasPrefix(r.ID, "computation/")
 				if open && (r.RateOf != capacity || !r.RateSearch || r.RateFraction != 0.78) {
@@ -176,12 +182,13 @@ func TestRealSuites(t *testing.T) {
 				// warm-up replaces the experiment's.
 				// Node's (b) cells, the capacity's reference at 0 ms
 				// included, and (c)'s 0 % control first run a closed loop
-				// through its compiling first 1.2 s (prewarm), so that no
+				// through its compile stretch, counted in requests (25,000,
+				// capped at 2.5 s: half this machine's speed), so that no
 				// backlog from it reaches the window.
 				want := 1500 * time.Millisecond
 				node := r.Impl == "node-express" && (r.Params["delay"] != "" || r.Params["work_share"] == "0")
-				if node != (r.Prewarm == 1200*time.Millisecond) {
-					t.Errorf("%s: prewarm %v, want 1.2 s for Node's (b) cells and (c)'s 0 %% control, none elsewhere", r.ID, r.Prewarm)
+				if node != (r.Prewarm == 2500*time.Millisecond && r.PrewarmRequests == 25000) {
+					t.Errorf("%s: prewarm %v of %d requests, want 25,000 requests capped at 2.5 s for Node's (b) cells and (c)'s 0 %% control, none elsewhere", r.ID, r.Prewarm, r.PrewarmRequests)
 				}
 				// Go in (c) at 0 and 1 %: compiled ahead of time, on a few
 				// dozen connections: 0.5 s.
@@ -371,16 +378,17 @@ func TestRuntimesSuite(t *testing.T) {
 		run(t, s, id)
 	}
 	// The work case and its capacity run at full only: standard's 1 s
-	// windows cannot show a queue that grows for 30 s.
+	// windows cannot show a queue that grows for 30 s. The flags check
+	// too: restbench's own, which no write-up conclusion needs.
 	for _, r := range s.Runs {
-		if r.Experiment == "work" || r.Experiment == "capacity" {
+		if r.Experiment == "work" || r.Experiment == "capacity" || r.Experiment == "node-flags" {
 			t.Errorf("%s runs at standard", r.ID)
 		}
 	}
 	// The flags experiment: two published cases, each with the manifest's
 	// flags and without, in one experiment so that rounds pair them.
 	for id, want := range map[string]string{"node-flags/node-http flags=default": "/echo", "node-flags/node-fastify flags=default": "/hello", "node-flags/node-fastify flags=manifest": "/hello"} {
-		r := run(t, s, id)
+		r := run(t, full, id)
 		if r.Runtime != "node@24" || !strings.HasSuffix(r.Load.URL, want) || (r.RuntimeFlags == settings.FlagsDefault) != strings.HasSuffix(id, "default") {
 			t.Errorf("%s: runtime %q url %q flags %q", id, r.Runtime, r.Load.URL, r.RuntimeFlags)
 		}
@@ -388,8 +396,8 @@ func TestRuntimesSuite(t *testing.T) {
 	if r := run(t, s, "echo/go-nethttp go@1.27"); r.Runtime != "go@1.27" || r.Env["GOMAXPROCS"] != "1" {
 		t.Errorf("echo/go-nethttp go@1.27: runtime %q env %v, want go@1.27 with GOMAXPROCS=1", r.Runtime, r.Env)
 	}
-	if n := len(s.Runs); n != 2+1+2+4 {
-		t.Errorf("%d runs, want 9 at standard (echo on 2 runtimes and its A/A twin, hello on 2, node-flags' 4)", n)
+	if n := len(s.Runs); n != 2+1+2 {
+		t.Errorf("%d runs, want 5 at standard (echo on 2 runtimes and its A/A twin, hello on 2)", n)
 	}
 }
 

@@ -27,6 +27,7 @@ type Layer struct {
 	Duration       *Duration         `yaml:"duration"`
 	Warmup         *Duration         `yaml:"warmup"`
 	Prewarm        *Duration         `yaml:"prewarm"`
+	PrewarmCount   *Requests         `yaml:"prewarm_requests"`
 	Requests       *Requests         `yaml:"requests"`
 	Trials         *Count            `yaml:"trials"`
 	MaxTrials      *Count            `yaml:"max_trials"`
