@@ -9,8 +9,8 @@ import (
 // from each member's process CPU clock (processCPU: to the scheduler's
 // tick, 4 ms at HZ=250, exited threads included), where /proc/PID/stat
 // counts in clock ticks of 10 ms, too coarse for a window of a few hundred
-// milliseconds. ok is false when
-// nothing could be read (not Linux, or no member left).
+// milliseconds. ok is false when nothing could be read (not Linux, or no
+// member left).
 func RunTime(leader int) (seconds float64, ok bool) {
 	for _, pid := range Members(leader) {
 		if s, read := processCPU(pid); read {

@@ -80,11 +80,11 @@ func assemble(s settings.Layer, at *yaml.Node, lang string) (Run, pending, error
 	if s.Prewarm != nil {
 		r.Prewarm = s.Prewarm.V
 	}
-	if s.PrewarmCount != nil && s.PrewarmCount.V > 0 {
+	if s.PrewarmRequests != nil && s.PrewarmRequests.V > 0 {
 		if r.Prewarm <= 0 {
-			return r, pd, yamlfile.Errorf(s.PrewarmCount.Node, "prewarm_requests", "%d requests need a cap: add prewarm: <duration>, the longest the prewarm may take (the time budget counts it)", s.PrewarmCount.V)
+			return r, pd, yamlfile.Errorf(s.PrewarmRequests.Node, "prewarm_requests", "%d requests need a cap: add prewarm: <duration>, the longest the prewarm may take (the time budget counts it)", s.PrewarmRequests.V)
 		}
-		r.PrewarmRequests = s.PrewarmCount.V
+		r.PrewarmRequests = s.PrewarmRequests.V
 	}
 	if s.Timeout != nil {
 		c.Timeout = s.Timeout.V
