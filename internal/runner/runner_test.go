@@ -14,6 +14,7 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
+	"restbench/internal/engine"
 	"restbench/internal/load"
 	"restbench/internal/result"
 	"restbench/internal/suite"
@@ -253,6 +254,33 @@ func TestInterrupt(t *testing.T) {
 		if !waitGone(pid) {
 			t.Errorf("process %d outlived the interrupted run", pid)
 		}
+	}
+}
+
+// TestPrewarmUnderWrk: a prewarm counted in requests runs on restbench's
+// own generator whatever engine measures the run (wrk has no -n), and the
+// trial records what it got.
+func TestPrewarmUnderWrk(t *testing.T) {
+	if why := engine.Missing(engine.NameWrk); why != "" {
+		t.Skip("not run: " + why)
+	}
+	dir := t.TempDir()
+	m := testManifest(t, dir)
+	run := testRun("prewarm/test-ok", "test-ok", 1, time.Second)
+	run.Engine, run.Prewarm, run.PrewarmRequests = engine.NameWrk, 5*time.Second, 500
+	o, err := Run(context.Background(), testSuite(run), Options{Manifest: m, Out: filepath.Join(dir, "r")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := readTrial(t, o.Dir, run.ID, 1)
+	if tr.Status != result.StatusOK {
+		t.Fatalf("status %s: %s", tr.Status, tr.Error)
+	}
+	if tr.PrewarmRequests != 500 || tr.PrewarmS <= 0 || tr.PrewarmS >= 5 {
+		t.Errorf("prewarm got %d responses in %g s, want 500 before its 5 s cap", tr.PrewarmRequests, tr.PrewarmS)
+	}
+	if tr.Load == nil || tr.Load.Settings.Engine != engine.NameWrk || tr.Load.Responses == 0 {
+		t.Errorf("load %+v, want wrk's", tr.Load)
 	}
 }
 

@@ -123,7 +123,10 @@ func (s *local) generate(ctx context.Context, t *result.Trial, run suite.Run, cf
 	cfg.CPUs = s.pl.client
 	cfg.Hlog = s.hlog
 	if run.Prewarm > 0 {
-		took, got, err := prewarm(ctx, s.eng, cfg, run.Prewarm, run.PrewarmRequests)
+		// restbench's own generator, whatever engine measures: the prewarm
+		// warms the server, and only ours counts requests on keep-alive
+		// connections (wrk has no -n).
+		took, got, err := prewarm(ctx, engine.Builtin{}, cfg, run.Prewarm, run.PrewarmRequests)
 		if err != nil {
 			return nil, fmt.Errorf("prewarm: %w", err)
 		}

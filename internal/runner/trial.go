@@ -115,7 +115,9 @@ func (r *Runner) trialOn(ctx context.Context, run suite.Run, n int, eng engine.E
 // or until n responses when n > 0 (d then its cap), measuring nothing: the
 // suite's prewarm, which warms a fresh server (a JIT's compiling) before an
 // open loop's schedule starts, so that the schedule inherits no backlog
-// from it. It returns how long it took and the responses it got.
+// from it, or the engine's own short warm-up starts on a server past its
+// compiling (dotchev's Node cells, measured by wrk too). It returns how
+// long it took and the responses it got.
 func prewarm(ctx context.Context, eng engine.Engine, cfg load.Config, d time.Duration, n int64) (time.Duration, int64, error) {
 	cfg.Rate, cfg.MaxConnections, cfg.MaxRequests = 0, 0, n
 	cfg.Duration, cfg.Warmup = d, 0
