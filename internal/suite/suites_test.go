@@ -71,19 +71,23 @@ func TestRealSuites(t *testing.T) {
 				t.Errorf("wrk cross-check engine = %q pinned %v, want wrk, pinned like the run it checks", r.Engine, r.Pinned)
 			}
 			// Node's cells prewarm through their compile stretch, counted
-			// in requests (restbench's and wrk's runs alike), and then
-			// measure with no warm-up of their own; Go's prewarm 300 ms.
-			// Quick: no prewarm.
+			// in requests (restbench's and wrk's runs alike; all-cores:
+			// its two workers'), and then measure with no warm-up of their
+			// own; Go's prewarm 300 ms in single-thread and keep a 1 s
+			// warm-up elsewhere. Quick: no prewarm.
 			for _, r := range s.Runs {
-				if r.Experiment != "single-thread" && r.Experiment != "quota-1cpu" {
+				if r.Experiment == "quota-scaled" {
 					continue
 				}
 				prewarm, n, warmup := 300*time.Millisecond, int64(0), time.Duration(0)
 				if r.Impl == "node-http" {
 					prewarm, n = 2500*time.Millisecond, 15000
 				}
-				if r.Experiment == "quota-1cpu" && r.Impl != "node-http" {
+				if r.Experiment != "single-thread" && r.Impl != "node-http" {
 					prewarm, warmup = 0, time.Second
+				}
+				if r.Experiment == "all-cores" && r.Impl == "node-http" {
+					prewarm, n = 3*time.Second, 30000 // two workers
 				}
 				switch {
 				case s.Scale == "quick" && (r.Prewarm != 0 || r.PrewarmRequests != 0):
@@ -142,10 +146,15 @@ func TestRealSuites(t *testing.T) {
 				if r.Quota != 0.5 || !r.Pinned {
 					t.Errorf("%s: quota %v pinned %v, want the same 0.5-CPU quota on every server, pinned", r.ID, r.Quota, r.Pinned)
 				}
-				// Node's warm-up gives it 1.5 s of CPU at the quota, past
-				// its JIT's climb; Go compiles ahead of time.
-				if want := map[string]time.Duration{"node-fastify": 3 * time.Second, "go-fasthttp": time.Second}[r.Impl]; s.Scale == "standard" && r.Load.Warmup != want {
+				// Node prewarms through its JIT's climb, counted in
+				// requests, then warms the window up 500 ms; Go compiles
+				// ahead of time: 1 s.
+				if want := map[string]time.Duration{"node-fastify": 500 * time.Millisecond, "go-fasthttp": time.Second}[r.Impl]; s.Scale == "standard" && r.Load.Warmup != want {
 					t.Errorf("%s: warm-up %v at standard, want %v", r.ID, r.Load.Warmup, want)
+				}
+				node := r.Impl == "node-fastify" && s.Scale != "quick"
+				if node != (r.Prewarm == 5*time.Second && r.PrewarmRequests == 20000) || (!node && r.Prewarm != 0) {
+					t.Errorf("%s: prewarm %v of %d requests; want 20,000 requests capped at 5 s for Node's cells but at quick, none elsewhere", r.ID, r.Prewarm, r.PrewarmRequests)
 				}
 			}
 		}},
