@@ -249,7 +249,15 @@ func (st specTicks) Ticks(min, max float64) []plot.Tick {
 
 // saveChart draws a spec into a PNG or SVG file (ext) with its legend to
 // the right of the plot, where it covers no data however many runs there are.
-func saveChart(c Spec, path, ext string) error {
+func saveChart(c Spec, path, ext string) (err error) {
+	// gonum panics on data it cannot draw (a log axis given x <= 0): that
+	// is a bug of the spec, said as an error that names the chart, not a
+	// stack trace that loses the whole report.
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("chart %q cannot be drawn (a bug in restbench's chart spec: please report it): %v", c.Title, r)
+		}
+	}()
 	p, drawn := Plot(c)
 	lay := layoutChart(p, drawn)
 	cv, err := draw.NewFormattedCanvas(lay.width, chartH, ext)

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/plot/vg/draw"
@@ -72,5 +73,16 @@ func TestSaveChartIsAtomic(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("folder holds %d files, want the chart alone", len(entries))
+	}
+}
+
+// TestUndrawableChartIsAnError: data gonum cannot draw (x = 0 on a log
+// axis) is an error naming the chart, not a panic that ends the report.
+func TestUndrawableChartIsAnError(t *testing.T) {
+	c := Spec{Name: "bad", Title: "bad: req/s by c", X: Axis{Label: "c", Scale: LogScale}, Y: Axis{Label: "req/s"},
+		Series: []Series{{Name: "a", Points: []Point{{X: 0, Y: 1}, {X: 100, Y: 2}}}}}
+	err := saveChart(c, filepath.Join(t.TempDir(), "bad.png"), "png")
+	if err == nil || !strings.Contains(err.Error(), `"bad: req/s by c"`) {
+		t.Fatalf("error = %v, want one naming the chart", err)
 	}
 }

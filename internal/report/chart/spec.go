@@ -239,7 +239,7 @@ func versusParam(e *model.ExperimentReport, title, name, key, ylabel string) Spe
 			}
 		}
 	}
-	if xs := paramValues(e); len(xs) > 1 && xs[0] > 0 && xs[len(xs)-1]/xs[0] >= 20 {
+	if xs := paramValues(e); len(xs) > 1 && xs[0] > 0 && xs[len(xs)-1]/xs[0] >= 20 && positiveX(c.Series) {
 		// A sweep over decades (10 to 1000 connections) reads best on a log axis.
 		c.X.Scale = LogScale
 		for _, x := range xs {
@@ -295,4 +295,17 @@ func paramValues(e *model.ExperimentReport) []float64 {
 	}
 	sort.Float64s(xs)
 	return xs
+}
+
+// positiveX says whether every point can go on a log axis (gonum panics on
+// one that cannot).
+func positiveX(series []Series) bool {
+	for _, s := range series {
+		for _, p := range s.Points {
+			if !(p.X > 0) {
+				return false
+			}
+		}
+	}
+	return true
 }

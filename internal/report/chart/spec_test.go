@@ -3,7 +3,12 @@ package chart
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"testing"
+
+	"restbench/internal/metric"
+	"restbench/internal/report/model"
+	"restbench/internal/result"
 )
 
 // TestPercentileTicks: the percentile axis is labelled with no digit beyond
@@ -27,4 +32,34 @@ func mustFloat(t *testing.T, s string) float64 {
 		t.Fatal(err)
 	}
 	return f
+}
+
+// TestVersusParamLogAxis: a sweep over decades goes on a log axis, unless a
+// run sits at x <= 0 (a run without the parameter), which a log axis cannot
+// hold: gonum panics on it, and it took make bench's report down.
+func TestVersusParamLogAxis(t *testing.T) {
+	rr := func(x string) *model.RunReport {
+		return &model.RunReport{Info: result.RunInfo{Impl: "a", Params: map[string]string{"impl": "a", "c": x}},
+			Measured: map[string]metric.Spread{"rps": {Median: 100, Min: 90, Max: 110, N: 3}}}
+	}
+	for _, c := range []struct {
+		xs   []string
+		want Scale
+	}{
+		{[]string{"10", "100", "1000"}, LogScale},
+		{[]string{"10", "100", "1000", ""}, LinearScale},
+		{[]string{"1", "2", "6"}, LinearScale},
+	} {
+		e := &model.ExperimentReport{Param: "c"}
+		for _, x := range c.xs {
+			e.Runs = append(e.Runs, rr(x))
+		}
+		spec := versusParam(e, "t", "rps", "rps", "req/s")
+		if spec.X.Scale != c.want {
+			t.Errorf("runs at %q: scale %v, want %v", c.xs, spec.X.Scale, c.want)
+		}
+		if err := saveChart(spec, filepath.Join(t.TempDir(), "c.png"), "png"); err != nil {
+			t.Errorf("runs at %q: %v", c.xs, err)
+		}
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"restbench/internal/metric"
 	"restbench/internal/result"
@@ -174,17 +175,22 @@ func BuildRun(info result.RunInfo, trials []result.Trial) *RunReport {
 // once units and "%" are cut.
 func matrixParam(runs []result.RunInfo) string {
 	values := map[string]map[string]bool{}
+	count := map[string]int{}
 	for _, r := range runs {
 		for k, v := range r.Params {
 			if values[k] == nil {
 				values[k] = map[string]bool{}
 			}
 			values[k][v] = true
+			count[k]++
 		}
 	}
 	var names []string
 	for k, vs := range values {
-		if len(vs) < 2 {
+		// A sweep's axis is a parameter of every run: one that a cell
+		// sets on a few (filter's one-thread caps, duration: 12s and
+		// 5500ms) is a setting, and its other runs would sit at x = 0.
+		if len(vs) < 2 || count[k] < len(runs) {
 			continue
 		}
 		numeric := true
@@ -204,9 +210,14 @@ func matrixParam(runs []result.RunInfo) string {
 	return names[0]
 }
 
-// ParamNumber reads "100", "50ms", "0.75x" or "25%" as a number.
+// ParamNumber reads "100", "50ms", "0.75x" or "25%" as a number; a
+// duration ("50ms", "1.5s") in milliseconds, so that values written in
+// different units compare.
 func ParamNumber(s string) (float64, bool) {
 	s = strings.TrimSpace(s)
+	if d, err := time.ParseDuration(s); err == nil {
+		return float64(d) / float64(time.Millisecond), true
+	}
 	end := len(s)
 	for end > 0 && !strings.ContainsAny(s[end-1:end], "0123456789.") {
 		end--

@@ -9,7 +9,7 @@ import (
 )
 
 func TestKeysAndParams(t *testing.T) {
-	for s, want := range map[string]float64{"100": 100, "50ms": 50, "0.75x": 0.75, "25%": 25} {
+	for s, want := range map[string]float64{"100": 100, "50ms": 50, "0.75x": 0.75, "25%": 25, "12s": 12000, "5500ms": 5500, "0": 0} {
 		if got, ok := ParamNumber(s); !ok || got != want {
 			t.Errorf("paramNumber(%q) = %v, %v; want %v", s, got, ok, want)
 		}
@@ -23,6 +23,18 @@ func TestKeysAndParams(t *testing.T) {
 	}
 	if got := matrixParam(runs); got != "connections" {
 		t.Errorf("matrixParam = %q, want connections", got)
+	}
+	// A setting a cell gives some runs is no sweep, though it sorts first
+	// (filter-heartbeat's one-thread caps: the report drew "req/s by
+	// duration" on a log axis with a run at x = 0, and gonum panicked).
+	runs = []result.RunInfo{
+		{Params: map[string]string{"impl": "a", "threads": "1", "duration": "12s"}},
+		{Params: map[string]string{"impl": "b", "threads": "1", "duration": "5500ms"}},
+		{Params: map[string]string{"impl": "a", "threads": "2"}},
+		{Params: map[string]string{"impl": "b", "threads": "12"}},
+	}
+	if got := matrixParam(runs); got != "threads" {
+		t.Errorf("matrixParam = %q, want threads", got)
 	}
 }
 
