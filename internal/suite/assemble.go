@@ -81,10 +81,14 @@ func assemble(s settings.Layer, at *yaml.Node, lang string) (Run, pending, error
 		r.Prewarm = s.Prewarm.V
 	}
 	if s.PrewarmRequests != nil && s.PrewarmRequests.V > 0 {
-		if r.Prewarm <= 0 {
+		switch {
+		case s.Prewarm == nil:
 			return r, pd, yamlfile.Errorf(s.PrewarmRequests.Node, "prewarm_requests", "%d requests need a cap: add prewarm: <duration>, the longest the prewarm may take (the time budget counts it)", s.PrewarmRequests.V)
+		case r.Prewarm > 0:
+			r.PrewarmRequests = s.PrewarmRequests.V
 		}
-		r.PrewarmRequests = s.PrewarmRequests.V
+		// prewarm: 0s (a cell's, say quick's) turns the prewarm off, its
+		// count with it.
 	}
 	if s.Timeout != nil {
 		c.Timeout = s.Timeout.V

@@ -226,6 +226,26 @@ func TestLoadErrors(t *testing.T) {
 	}
 }
 
+// TestPrewarmOff: prewarm: 0s in a cell turns off a prewarm counted in
+// requests that the defaults set, without restating its count.
+func TestPrewarmOff(t *testing.T) {
+	text := variant(6, "  duration: 1s\n  prewarm: 2s\n  prewarm_requests: 500")
+	text = strings.Replace(text, "        published: {rps: 200}\n", "        published: {rps: 200}\n      - when: {impl: a}\n        set: {prewarm: 0s}\n", 1)
+	s, err := Load(writeSuite(t, text), Options{Impls: []string{"a", "b"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range s.Runs {
+		want, n := 2*time.Second, int64(500)
+		if r.Impl == "a" {
+			want, n = 0, 0
+		}
+		if r.Prewarm != want || r.PrewarmRequests != n {
+			t.Errorf("%s: prewarm %v of %d requests, want %v of %d", r.ID, r.Prewarm, r.PrewarmRequests, want, n)
+		}
+	}
+}
+
 func TestLoadRefusesUnknownScale(t *testing.T) {
 	_, err := Load(writeSuite(t, variant(0, "")), Options{Scale: "huge"})
 	if err == nil || !strings.Contains(err.Error(), "quick, standard, full") {
