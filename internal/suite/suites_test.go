@@ -444,6 +444,31 @@ func TestRuntimesSuite(t *testing.T) {
 	if n := len(s.Runs); n != 2+1+2 {
 		t.Errorf("%d runs, want 5 at standard (echo on 2 runtimes and its A/A twin, hello on 2)", n)
 	}
+	// Node's compile stretch counted in requests, as in dotchev-echo and
+	// fastify-fasthttp (quick: no prewarm).
+	quick, err := Load("../../suites/runtimes.yaml", Options{Scale: "quick", Languages: languages(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range quick.Runs {
+		if r.Prewarm != 0 || r.PrewarmRequests != 0 {
+			t.Errorf("quick %s: prewarm %v of %d requests, want none", r.ID, r.Prewarm, r.PrewarmRequests)
+		}
+	}
+	type warm struct {
+		prewarm time.Duration
+		n       int64
+		warmup  time.Duration
+	}
+	for _, r := range s.Runs {
+		want := map[string]warm{
+			"node-http": {2500 * time.Millisecond, 15000, 0}, "go-nethttp": {300 * time.Millisecond, 0, 0},
+			"node-fastify": {3500 * time.Millisecond, 20000, 500 * time.Millisecond}, "go-fasthttp": {0, 0, 500 * time.Millisecond},
+		}[r.Impl]
+		if got := (warm{r.Prewarm, r.PrewarmRequests, r.Load.Warmup}); got != want {
+			t.Errorf("%s: prewarm %v of %d requests, warm-up %v; want %v of %d, %v", r.ID, got.prewarm, got.n, got.warmup, want.prewarm, want.n, want.warmup)
+		}
+	}
 }
 
 // TestTimeBudget bounds the time of all six suites from their settings:
