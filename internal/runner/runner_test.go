@@ -264,15 +264,9 @@ func TestPrewarmUnderWrk(t *testing.T) {
 	if why := engine.Missing(engine.NameWrk); why != "" {
 		t.Skip("not run: " + why)
 	}
-	dir := t.TempDir()
-	m := testManifest(t, dir)
 	run := testRun("prewarm/test-ok", "test-ok", 1, time.Second)
 	run.Engine, run.Prewarm, run.PrewarmRequests = engine.NameWrk, 5*time.Second, 500
-	o, err := Run(context.Background(), testSuite(run), Options{Manifest: m, Out: filepath.Join(dir, "r")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := readTrial(t, o.Dir, run.ID, 1)
+	tr := oneTrial(t, t.TempDir(), run, Options{})
 	if tr.Status != result.StatusOK {
 		t.Fatalf("status %s: %s", tr.Status, tr.Error)
 	}
@@ -287,15 +281,9 @@ func TestPrewarmUnderWrk(t *testing.T) {
 // TestQuotaRun runs a server under a CPU quota: the trial records the
 // mechanism, or, where no cgroup is writable, the quota-not-applied flag.
 func TestQuotaRun(t *testing.T) {
-	dir := t.TempDir()
-	m := testManifest(t, dir)
 	run := testRun("quota/test-ok", "test-ok", 1, 300*time.Millisecond)
 	run.Quota = 0.5
-	o, err := Run(context.Background(), testSuite(run), Options{Manifest: m, Out: filepath.Join(dir, "r")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := readTrial(t, o.Dir, run.ID, 1)
+	tr := oneTrial(t, t.TempDir(), run, Options{})
 	if tr.Status != result.StatusOK {
 		t.Fatalf("status %s: %s", tr.Status, tr.Error)
 	}
@@ -322,14 +310,7 @@ func TestQuotaRun(t *testing.T) {
 // suite's quota; where no cgroup is writable the trial fails and says why
 // rather than measuring at full speed.
 func TestServerCPU(t *testing.T) {
-	dir := t.TempDir()
-	m := testManifest(t, dir)
-	run := testRun("slow/test-ok", "test-ok", 1, 300*time.Millisecond)
-	o, err := Run(context.Background(), testSuite(run), Options{Manifest: m, Out: filepath.Join(dir, "r"), ServerCPU: 0.5})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := readTrial(t, o.Dir, run.ID, 1)
+	tr := oneTrial(t, t.TempDir(), testRun("slow/test-ok", "test-ok", 1, 300*time.Millisecond), Options{ServerCPU: 0.5})
 	switch {
 	case tr.Status == result.StatusOK:
 		if p := tr.Placement; p.ServerCPU != 0.5 || p.QuotaMechanism == "" || p.QuotaApplied || p.Quota != 0 {
@@ -393,11 +374,7 @@ func slowTrial(t *testing.T, change func(*suite.Run)) (*result.Trial, string) {
 	dir := t.TempDir()
 	run := testRun("slow/test-ok", "test-ok", 1, 300*time.Millisecond)
 	change(&run)
-	o, err := Run(context.Background(), testSuite(run), Options{Manifest: testManifest(t, dir), Out: filepath.Join(dir, "r"), ServerCPU: 0.5})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := readTrial(t, o.Dir, run.ID, 1)
+	tr := oneTrial(t, dir, run, Options{ServerCPU: 0.5})
 	if tr.Status != result.StatusOK {
 		if !strings.Contains(tr.Error, "--server-cpu") {
 			t.Fatalf("status %s: %s; want ok, or a failure naming --server-cpu", tr.Status, tr.Error)
@@ -405,6 +382,18 @@ func slowTrial(t *testing.T, change func(*suite.Run)) (*result.Trial, string) {
 		t.Skip(tr.Error)
 	}
 	return tr, dir
+}
+
+// oneTrial runs run alone with opt, its manifest and results under dir, and
+// returns its first trial as written.
+func oneTrial(t *testing.T, dir string, run suite.Run, opt Options) *result.Trial {
+	t.Helper()
+	opt.Manifest, opt.Out = testManifest(t, dir), filepath.Join(dir, "r")
+	o, err := Run(context.Background(), testSuite(run), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return readTrial(t, o.Dir, run.ID, 1)
 }
 
 func TestUnknownImplementation(t *testing.T) {

@@ -123,9 +123,8 @@ func (s *local) generate(ctx context.Context, t *result.Trial, run suite.Run, cf
 	cfg.CPUs = s.pl.client
 	cfg.Hlog = s.hlog
 	if run.Prewarm > 0 {
-		// restbench's own generator, whatever engine measures: the prewarm
-		// warms the server, and only ours counts requests on keep-alive
-		// connections (wrk has no -n).
+		// restbench's own generator, whatever engine then measures: the
+		// prewarm warms the server, and wrk cannot count requests (no -n).
 		took, got, err := prewarm(ctx, engine.Builtin{}, cfg, run.Prewarm, run.PrewarmRequests)
 		if err != nil {
 			return nil, fmt.Errorf("prewarm: %w", err)

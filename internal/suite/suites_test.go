@@ -75,25 +75,22 @@ func TestRealSuites(t *testing.T) {
 			// its two workers'), and then measure with no warm-up of their
 			// own; Go's prewarm 300 ms in single-thread and keep a 1 s
 			// warm-up elsewhere. Quick: no prewarm.
+			node := warm{2500 * time.Millisecond, 15000, 0}
+			want := map[string]warm{
+				"single-thread/node-http": node, "single-thread/go-nethttp": {300 * time.Millisecond, 0, 0},
+				"quota-1cpu/node-http": node, "quota-1cpu/go-nethttp": {0, 0, time.Second},
+				"all-cores/node-http": {3 * time.Second, 30000, 0}, "all-cores/go-nethttp": {0, 0, time.Second}, // two workers
+			}
 			for _, r := range s.Runs {
-				if r.Experiment == "quota-scaled" {
-					continue
+				w, ok := want[r.Experiment+"/"+r.Impl]
+				if !ok {
+					continue // quota-scaled
 				}
-				prewarm, n, warmup := 300*time.Millisecond, int64(0), time.Duration(0)
-				if r.Impl == "node-http" {
-					prewarm, n = 2500*time.Millisecond, 15000
-				}
-				if r.Experiment != "single-thread" && r.Impl != "node-http" {
-					prewarm, warmup = 0, time.Second
-				}
-				if r.Experiment == "all-cores" && r.Impl == "node-http" {
-					prewarm, n = 3*time.Second, 30000 // two workers
-				}
-				switch {
-				case s.Scale == "quick" && (r.Prewarm != 0 || r.PrewarmRequests != 0):
-					t.Errorf("%s: prewarm %v of %d requests at quick, want none", r.ID, r.Prewarm, r.PrewarmRequests)
-				case s.Scale == "standard" && (r.Prewarm != prewarm || r.PrewarmRequests != n || r.Load.Warmup != warmup):
-					t.Errorf("%s: prewarm %v of %d requests, warm-up %v; want %v of %d, warm-up %v", r.ID, r.Prewarm, r.PrewarmRequests, r.Load.Warmup, prewarm, n, warmup)
+				switch got := warmOf(r); {
+				case s.Scale == "quick" && (got.prewarm != 0 || got.n != 0):
+					t.Errorf("%s: prewarm %v of %d requests at quick, want none", r.ID, got.prewarm, got.n)
+				case s.Scale == "standard" && got != w:
+					t.Errorf("%s: prewarm %v of %d requests, warm-up %v; want %v of %d, warm-up %v", r.ID, got.prewarm, got.n, got.warmup, w.prewarm, w.n, w.warmup)
 				}
 			}
 		}},
@@ -455,21 +452,26 @@ func TestRuntimesSuite(t *testing.T) {
 			t.Errorf("quick %s: prewarm %v of %d requests, want none", r.ID, r.Prewarm, r.PrewarmRequests)
 		}
 	}
-	type warm struct {
-		prewarm time.Duration
-		n       int64
-		warmup  time.Duration
-	}
 	for _, r := range s.Runs {
 		want := map[string]warm{
 			"node-http": {2500 * time.Millisecond, 15000, 0}, "go-nethttp": {300 * time.Millisecond, 0, 0},
 			"node-fastify": {3500 * time.Millisecond, 20000, 500 * time.Millisecond}, "go-fasthttp": {0, 0, 500 * time.Millisecond},
 		}[r.Impl]
-		if got := (warm{r.Prewarm, r.PrewarmRequests, r.Load.Warmup}); got != want {
+		if got := warmOf(r); got != want {
 			t.Errorf("%s: prewarm %v of %d requests, warm-up %v; want %v of %d, %v", r.ID, got.prewarm, got.n, got.warmup, want.prewarm, want.n, want.warmup)
 		}
 	}
 }
+
+// warm is how a run warms its server up: a prewarm (its cap), counted in n
+// requests when n > 0, then the load's own warm-up.
+type warm struct {
+	prewarm time.Duration
+	n       int64
+	warmup  time.Duration
+}
+
+func warmOf(r Run) warm { return warm{r.Prewarm, r.PrewarmRequests, r.Load.Warmup} }
 
 // TestTimeBudget bounds the time of all six suites from their settings:
 // every trial at its full duration cap plus warm-up, plus 1.5 s to start and
