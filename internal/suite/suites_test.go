@@ -155,7 +155,7 @@ func TestRealSuites(t *testing.T) {
 				}
 			}
 		}},
-		{"heysphere", map[string]want{"quick": {14, 1, 1}, "standard": {22, 5, 1}, "full": {32, 3, 30}}, func(t *testing.T, s *Suite) {
+		{"heysphere", map[string]want{"quick": {15, 1, 1}, "standard": {23, 5, 1}, "full": {33, 3, 30}}, func(t *testing.T, s *Suite) {
 			capacity := "delay/node-express delay=0ms"
 			ref := run(t, s, capacity)
 			for _, r := range s.Runs {
@@ -227,8 +227,12 @@ func TestRealSuites(t *testing.T) {
 					t.Errorf("%s: warm-up %v, want %v", r.ID, r.Load.Warmup, want)
 				}
 				// The window rule, at most a max that can show the largest
-				// published latency of the run (quick keeps 1 s).
-				if w := r.Window; w == nil || w.Requests != 20 || w.Latencies != 50 || s.Scale != "quick" && w.Max < time.Duration(r.Published["latency_mean_ms"]*float64(time.Millisecond)) {
+				// published latency of the run (quick keeps 1 s), but for
+				// (c)'s Go 25 % cell at standard, which no verdict rests
+				// on there (its claims are not run as premised; their
+				// scaled twins grade them): 1 s.
+				short := s.Scale == "quick" || s.Scale == "standard" && r.ID == "computation/go-gorilla work=25%"
+				if w := r.Window; w == nil || w.Requests != 20 || w.Latencies != 50 || !short && w.Max < time.Duration(r.Published["latency_mean_ms"]*float64(time.Millisecond)) || short && w.Max != time.Second {
 					t.Errorf("%s: window %+v, want 20 requests a connection, 50 latencies, a max over the published latency %v ms", r.ID, r.Window, r.Published["latency_mean_ms"])
 				}
 			}
