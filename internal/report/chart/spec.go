@@ -239,7 +239,7 @@ func versusParam(e *model.ExperimentReport, title, name, key, ylabel string) Spe
 			}
 		}
 	}
-	if xs := paramValues(e); len(xs) > 1 && xs[0] > 0 && xs[len(xs)-1]/xs[0] >= 20 && positiveX(c.Series) {
+	if xs := paramValues(e); len(xs) > 1 && xs[0] > 0 && xs[len(xs)-1]/xs[0] >= 20 {
 		// A sweep over decades (10 to 1000 connections) reads best on a log axis.
 		c.X.Scale = LogScale
 		for _, x := range xs {
@@ -283,29 +283,18 @@ func firstMonitored(r *model.RunReport) *result.Trial {
 	return nil
 }
 
-// paramValues are the distinct values of the experiment's parameter, sorted.
+// paramValues are the distinct x of the experiment's runs, sorted, each
+// where versusParam places it: a run whose parameter is no number sits at
+// x = 0, which then keeps the sweep off a log axis (gonum panics on x <= 0).
 func paramValues(e *model.ExperimentReport) []float64 {
 	seen := map[float64]bool{}
 	var xs []float64
 	for _, r := range e.Runs {
-		if x, ok := model.ParamNumber(r.Info.Params[e.Param]); ok && !seen[x] {
+		if x, _ := model.ParamNumber(r.Info.Params[e.Param]); !seen[x] {
 			seen[x] = true
 			xs = append(xs, x)
 		}
 	}
 	sort.Float64s(xs)
 	return xs
-}
-
-// positiveX says whether every point can go on a log axis (gonum panics on
-// one that cannot).
-func positiveX(series []Series) bool {
-	for _, s := range series {
-		for _, p := range s.Points {
-			if !(p.X > 0) {
-				return false
-			}
-		}
-	}
-	return true
 }
