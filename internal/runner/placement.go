@@ -47,6 +47,12 @@ func place(run suite.Run, allowed []int) (placement, error) {
 		}
 		return p, nil
 	}
+	if k := run.ServerCores; k > 0 {
+		if k >= len(allowed) {
+			return placement{}, fmt.Errorf("placement: {cores: %d} needs %d usable CPUs, one for the generator (usable: %s)", k, k+1, cpu.FormatList(allowed))
+		}
+		return placement{server: slices.Clone(allowed[:k]), client: slices.Clone(allowed[k:]), pinned: true}, nil
+	}
 	if !run.Pinned || len(allowed) < 2 {
 		return placement{server: allowed, client: allowed, flags: []string{result.FlagUnpinned}}, nil
 	}

@@ -68,6 +68,8 @@ func TestPlace(t *testing.T) {
 		{"explicit", suite.Run{Pinned: true, ServerCPUs: "1", ClientCPUs: "0"}, []int{0, 1}, []int{1}, []int{0}, true, false, false},
 		{"explicit overlap", suite.Run{Pinned: true, ServerCPUs: "0-1", ClientCPUs: "1"}, []int{0, 1}, []int{0, 1}, []int{1}, false, true, false},
 		{"explicit CPU not usable", suite.Run{ServerCPUs: "7"}, []int{0, 1}, nil, nil, false, false, true},
+		{"server cores", suite.Run{Pinned: true, ServerCores: 2}, []int{0, 1, 2, 3}, []int{0, 1}, []int{2, 3}, true, false, false},
+		{"server cores, none left", suite.Run{Pinned: true, ServerCores: 2}, []int{0, 1}, nil, nil, false, false, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p, err := place(c.run, c.allowed)

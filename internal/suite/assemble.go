@@ -110,7 +110,7 @@ func assemble(s settings.Layer, at *yaml.Node, lang string) (Run, pending, error
 	}
 	if pl := s.Placement; pl != nil {
 		r.Pinned = !pl.V.Shared && !pl.V.Hosts
-		r.ServerCPUs, r.ClientCPUs = pl.V.Server, pl.V.Client
+		r.ServerCPUs, r.ClientCPUs, r.ServerCores = pl.V.Server, pl.V.Client, pl.V.Cores
 		if pl.V.Hosts {
 			r.Hosts = DefaultHosts
 		}

@@ -39,6 +39,12 @@ type Run struct {
 	Pinned     bool    // server and generator on disjoint CPU sets (the default)
 	ServerCPUs string  // explicit CPU list for the server; "" lets the runner choose
 	ClientCPUs string  // explicit CPU list for the generator; "" lets the runner choose
+	// ServerCores (placement: {cores: N}) gives the server N CPUs of its
+	// own and the generator the others: a claim whose premise is a machine
+	// of N cores (filter's 6-core laptop) on a machine of more. 0: the
+	// runner's default (the generator on the last CPU, the server on the
+	// rest).
+	ServerCores int
 	// Hosts, when > 0 (placement: hosts), puts the server on a host of its
 	// own and the load on this many generator hosts, their results merged:
 	// network namespaces locally (internal/hosts), pods on a cluster
@@ -166,6 +172,9 @@ func (w Window) Length(floor time.Duration, rps float64, conns int, latencyMS fl
 func (r Run) CoresNeeded() int {
 	if r.ServerCPUs != "" || r.ClientCPUs != "" {
 		return 0
+	}
+	if r.ServerCores > 0 {
+		return r.ServerCores + 1
 	}
 	server := 0
 	for _, k := range []string{"THREADS", "GOMAXPROCS"} {

@@ -16,6 +16,7 @@ func TestCoresNeeded(t *testing.T) {
 		{"a quota sets the server's share", Run{Env: map[string]string{"GOMAXPROCS": "4"}, Quota: 1}, 1},
 		{"a fractional quota rounds up", Run{Quota: 0.5, Pinned: true}, 2},
 		{"explicit CPU lists are checked where placed", Run{Env: map[string]string{"THREADS": "8"}, ServerCPUs: "0-7"}, 0},
+		{"a server's cores, whatever its threads, and the generator's", Run{Env: map[string]string{"THREADS": "12"}, Pinned: true, ServerCores: 6}, 7},
 	} {
 		if got := c.run.CoresNeeded(); got != c.want {
 			t.Errorf("%s: CoresNeeded() = %d, want %d", c.name, got, c.want)

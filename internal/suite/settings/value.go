@@ -281,6 +281,7 @@ type PlacementValue struct {
 	Shared         bool   // no pinning: both on every CPU
 	Hosts          bool   // on separate hosts (scale-out)
 	Server, Client string // explicit taskset -c lists
+	Cores          int    // {cores: N}: the server on N CPUs of its own, the generator on the rest
 }
 
 func parsePlacement(n *yaml.Node) (PlacementValue, error) {
@@ -291,12 +292,22 @@ func parsePlacement(n *yaml.Node) (PlacementValue, error) {
 	var lists struct {
 		Server cpuList `yaml:"server"`
 		Client cpuList `yaml:"client"`
+		Cores  *int    `yaml:"cores"`
 	}
 	if err := yamlfile.DecodeFields(n, "placement", &lists); err != nil {
 		return PlacementValue{}, err
 	}
+	if lists.Cores != nil {
+		if lists.Server != "" || lists.Client != "" {
+			return PlacementValue{}, yamlfile.Errorf(n, "placement", "give either cores or the server and client CPU lists, not both")
+		}
+		if *lists.Cores < 1 {
+			return PlacementValue{}, yamlfile.Errorf(n, "placement", "cores is how many CPUs the server gets, 1 or more (got %d)", *lists.Cores)
+		}
+		return PlacementValue{Cores: *lists.Cores}, nil
+	}
 	if lists.Server == "" || lists.Client == "" {
-		return PlacementValue{}, yamlfile.Errorf(n, "placement", "give both server and client CPU lists, e.g. {server: \"0\", client: \"1\"}")
+		return PlacementValue{}, yamlfile.Errorf(n, "placement", "give both server and client CPU lists, e.g. {server: \"0\", client: \"1\"}, or the server's count, e.g. {cores: 6}")
 	}
 	return PlacementValue{Server: string(lists.Server), Client: string(lists.Client)}, nil
 }
