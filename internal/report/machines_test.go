@@ -193,3 +193,110 @@ func TestReportWith(t *testing.T) {
 		})
 	}
 }
+
+const (
+	nodeST = "single-thread/node-http"
+	goST   = "single-thread/go-nethttp"
+)
+
+// gradedElsewhere builds the fixture's report with another machine's
+// folder of runs ids, whose servers had serverCPUs, and returns the
+// verdict of c, a conclusion added to the single-thread experiment. The
+// other machine's Node is slower than its Go (this one's is faster), so
+// the verdict shows whose trials it read; its connections=10 cell moves
+// 0.6–2.5x round to round, and aa makes it the A/A twin of Node there.
+func gradedElsewhere(t *testing.T, ids []string, serverCPUs string, aa bool, c result.Conclusion) model.Verdict {
+	t.Helper()
+	suite, _ := fixtureSuite()
+	with := filepath.Join(t.TempDir(), "multicore")
+	runs := otherRuns(t, ids...)
+	for i := range runs {
+		switch runs[i].info.ID {
+		case nodeST:
+			runs[i].rps, runs[i].flags = []float64{5000, 5100, 5050, 4950, 5020}, nil
+		case runC10:
+			runs[i].rps = []float64{2000, 9000, 5000, 3000, 8000}
+		}
+	}
+	writeResults(t, filepath.Join(with, "mini", "20261122-230000"), otherEnv(), suite, runs)
+	all, err := model.LoadAll(fixtureRoot)
+	must(t, err)
+	others, err := model.LoadAll(with)
+	must(t, err)
+	for id, ts := range others[0].Trials {
+		for i := range ts {
+			ts[i].Placement.ServerCPUs = serverCPUs
+		}
+		others[0].Trials[id] = ts
+	}
+	if aa {
+		st := &others[0].Suite.Experiments[0]
+		st.Conclusions = append(st.Conclusions, result.Conclusion{Kind: result.KindAA, Text: "A/A", Metric: "rps", A: nodeST, B: runC10, Claim: result.ClaimTie, Tolerance: 0.05})
+	}
+	model.Borrow(all, others)
+	st := &all[0].Suite.Experiments[0]
+	st.Conclusions = append(st.Conclusions, c)
+	for _, e := range model.Build(all[0]).Experiments {
+		for _, v := range e.Verdicts {
+			if v.Text == c.Text {
+				return v
+			}
+		}
+	}
+	t.Fatalf("no verdict of %q", c.Text)
+	return model.Verdict{}
+}
+
+// TestPremiseElsewhere: a conclusion whose runs all ran here, on fewer
+// cores than its premise needs, is graded on the other machine that ran
+// both sides on enough, every side from there; where that machine did
+// not meet the premise either, or lacks a side, it stays not run as
+// premised here.
+func TestPremiseElsewhere(t *testing.T) {
+	claim := result.Conclusion{Text: "single-thread: Node faster than Go with 4 cores to use", Metric: "rps", A: nodeST, B: goST,
+		Requires: &result.Requires{MinCores: 4}}
+	for _, c := range []struct {
+		name       string
+		ids        []string
+		serverCPUs string // the other machine's server CPUs
+		from       bool   // graded there
+	}{
+		{"both sides there on 8 cores", []string{nodeST, goST}, "0-7", true},
+		{"both sides there on one core", []string{nodeST, goST}, "0", false},
+		{"one side there", []string{nodeST}, "0-7", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			v := gradedElsewhere(t, c.ids, c.serverCPUs, false, claim)
+			if !c.from {
+				if v.Outcome != model.NotRun || v.From != nil || !strings.Contains(v.Why, "needs 4 cores for the server") {
+					t.Fatalf("%s (%s), from %v; want not run as premised here", v.Outcome, v.Why, v.From)
+				}
+				return
+			}
+			if v.From == nil || v.Outcome != model.DoesNotHold || v.Estimate > 0.6 {
+				t.Fatalf("%s (%s) at %.3f, from %v; want does not hold at about 0.53, graded on the other machine", v.Outcome, v.Why, v.Estimate, v.From)
+			}
+		})
+	}
+}
+
+// TestNoiseFloorPerMachine: a verdict graded on another machine is held to
+// that machine's A/A noise floor, measured in its own folder, not to this
+// one's: there a ±20 % tie that read 0.53x does not hold, but its twin
+// moved 0.6–2.5x round to round, so it reads inconclusive, naming the
+// floor as the other machine's.
+func TestNoiseFloorPerMachine(t *testing.T) {
+	claim := result.Conclusion{Text: "single-thread: Node as fast as Go with 4 cores to use", Metric: "rps", Claim: result.ClaimTie, Tolerance: 0.2,
+		A: nodeST, B: goST, Requires: &result.Requires{MinCores: 4}}
+	for _, aa := range []bool{false, true} {
+		v := gradedElsewhere(t, []string{nodeST, goST, runC10}, "0-7", aa, claim)
+		switch {
+		case v.From == nil:
+			t.Fatalf("with A/A %v: %s (%s) graded here; want on the other machine", aa, v.Outcome, v.Why)
+		case !aa && v.Outcome != model.DoesNotHold:
+			t.Errorf("no A/A there: %s (%s); want does not hold (no floor measured anywhere)", v.Outcome, v.Why)
+		case aa && (v.Outcome != model.Inconclusive || !strings.Contains(v.Why, "(16-core) against itself")):
+			t.Errorf("A/A there: %s (%s); want inconclusive under the other machine's floor", v.Outcome, v.Why)
+		}
+	}
+}

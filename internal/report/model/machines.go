@@ -15,7 +15,9 @@ import (
 const FlagOtherMachine = "other-machine"
 
 // Machine is another machine whose results folder lent trials to a report:
-// the runs this machine could not run (too few cores) were measured there.
+// the runs this machine could not run (too few cores) were measured there,
+// and the conclusions whose premise it did not meet (needs 4 cores for the
+// server) were graded there.
 type Machine struct {
 	Dir string
 	Env result.Env
@@ -38,6 +40,8 @@ func (m *Machine) String() string {
 // there are all not-run (or missing) takes the trials of the first folder
 // of with, of the same suite, that holds at least one successful trial of
 // it. Everything else stays main's: a run measured here is never replaced.
+// Every folder of the same suite is kept in main's Others, for the
+// conclusions whose premise main's machine does not meet.
 func Borrow(main, with []*Results) {
 	for _, r := range main {
 		for _, o := range with {
@@ -45,6 +49,7 @@ func Borrow(main, with []*Results) {
 				continue
 			}
 			m := &Machine{Dir: o.Dir, Env: o.Env, results: o}
+			r.Others = append(r.Others, m)
 			for _, e := range r.Suite.Experiments {
 				for _, info := range e.Runs {
 					id := info.ID
@@ -123,7 +128,9 @@ func MachineLines(er *ExperimentReport) []string {
 // trials, as before. One that has reads every side from that machine's
 // folder; where that folder lacks a side another machine measured (this
 // one, or a second --with folder), the verdict is inconclusive instead of
-// pairing the two.
+// pairing the two. A conclusion whose runs all ran here but short of its
+// premise ("not run as premised": needs 4 cores for the server) is graded
+// on the first other machine that measured every side and meets it.
 func evaluate(e result.Experiment, r *Results, trials map[string][]*result.Trial) []Verdict {
 	runs := suiteRuns(r.Suite)
 	var out []Verdict
@@ -136,7 +143,14 @@ func evaluate(e result.Experiment, r *Results, trials map[string][]*result.Trial
 			}
 		}
 		if m == nil {
-			out = append(out, Verdict{Verdict: verdict.Evaluate(c, runs, trials, e.Looks)})
+			v := verdict.Evaluate(c, runs, trials, e.Looks)
+			if v.Outcome == verdict.NotRun && c.Requires != nil {
+				if ov, om := premisedElsewhere(c, e.Name, r, runs, ids); om != nil {
+					out = append(out, Verdict{Verdict: ov, From: om})
+					continue
+				}
+			}
+			out = append(out, Verdict{Verdict: v})
 			continue
 		}
 		set := map[string][]*result.Trial{}
@@ -170,6 +184,78 @@ func evaluate(e result.Experiment, r *Results, trials map[string][]*result.Trial
 		out = append(out, Verdict{Verdict: v})
 	}
 	return out
+}
+
+// premisedElsewhere grades c on the first other machine whose folder
+// measured every run it reads and whose trials meet its premise (the
+// verdict is then anything but not run); nil when none does. Every side
+// comes from that one folder, as a borrowed run's conclusion does.
+func premisedElsewhere(c result.Conclusion, exp string, r *Results, runs map[string]result.RunInfo, ids []string) (verdict.Verdict, *Machine) {
+	for _, m := range r.Others {
+		set := map[string][]*result.Trial{}
+		for _, id := range ids {
+			if !anyOK(m.results.Trials[id]) {
+				set = nil
+				break
+			}
+			set[id] = pointers(m.results.Trials[id])
+		}
+		if set == nil {
+			continue
+		}
+		if v := verdict.Evaluate(c, runs, set, looksOn(m.results.Suite, exp)); v.Outcome != verdict.NotRun {
+			return v, m
+		}
+	}
+	return verdict.Verdict{}, nil
+}
+
+// withinNoise applies verdict.WithinNoise to the suite's verdicts, each
+// with the A/A noise floor of the machine that measured it: this one's for
+// the verdicts graded here, and for those graded on another machine that
+// machine's own, its A/A arm evaluated on its folder, where it measured
+// one (the same twin in the same rounds). A folder without an A/A arm
+// gets this machine's floor: the only noise measured at all.
+func withinNoise(sr *SuiteReport, r *Results) {
+	here := map[*Machine][]*verdict.Verdict{}
+	for _, e := range sr.Experiments {
+		for i := range e.Verdicts {
+			here[e.Verdicts[i].From] = append(here[e.Verdicts[i].From], &e.Verdicts[i].Verdict)
+		}
+	}
+	verdict.WithinNoise(here[nil])
+	local, _ := verdict.NoiseFloor(here[nil])
+	for m, vs := range here {
+		if m == nil {
+			continue
+		}
+		floor := m.noiseFloor()
+		if floor == nil {
+			floor = local
+		}
+		if floor != nil {
+			verdict.WithinNoise(append([]*verdict.Verdict{floor}, vs...))
+		}
+	}
+}
+
+// noiseFloor is the A/A arm of m's suite graded on m's own trials, named
+// as measured there; nil when m's folder did not measure one.
+func (m *Machine) noiseFloor() *verdict.Verdict {
+	runs := suiteRuns(m.results.Suite)
+	for _, e := range m.results.Suite.Experiments {
+		for _, c := range e.Conclusions {
+			if c.Kind != result.KindAA || !anyOK(m.results.Trials[c.A]) || !anyOK(m.results.Trials[c.B]) {
+				continue
+			}
+			set := map[string][]*result.Trial{c.A: pointers(m.results.Trials[c.A]), c.B: pointers(m.results.Trials[c.B])}
+			if v := verdict.Evaluate(c, runs, set, e.Looks); v.Pairs > 0 && v.Lo > 0 {
+				v.A += " (" + m.Short() + ")"
+				return &v
+			}
+		}
+	}
+	return nil
 }
 
 // suiteRuns are every run of s by id: a conclusion may read a run of an

@@ -23,6 +23,10 @@ type Results struct {
 	// From names, by run id, the other machine whose trials replaced this
 	// machine's not-run ones (see Borrow); nil when none did.
 	From map[string]*Machine
+	// Others are the other machines' folders of this suite (restbench
+	// report --with), in the order given: a conclusion whose premise this
+	// machine does not meet may be graded on one that does (see evaluate).
+	Others []*Machine
 	// LeftOut names each trial file of the folder that does not belong to
 	// its suite, and why: another suite's trial, or a run the suite does
 	// not have. None of them is in Trials.
