@@ -25,7 +25,9 @@ type Launch struct {
 // for the plain `node` and `go` on PATH:
 //
 //   - node@X replaces "node" by the pinned binary and keeps the V8 flags,
-//     followed by the runtime's own flags (servers/runtimes.yaml);
+//     followed by the runtime's own flags (servers/runtimes.yaml), and puts
+//     the binary's folder first on the server's PATH (PM2 looks for `node`
+//     there);
 //   - bun runs the script directly (Bun is JavaScriptCore: V8 flags mean
 //     nothing to it);
 //   - deno runs the script with `deno run -A`, the V8 flags through
@@ -68,6 +70,12 @@ func (in *Installed) Command(lang, build string, start []string) (Launch, error)
 	default:
 		l.Start = slices.Concat([]string{in.Path}, flags, in.Flags, script)
 		l.Flags = slices.Concat(flags, in.Flags)
+		// PM2 refuses to start an app whose interpreter, `node`, is not on
+		// PATH (its workers then fork from the pinned binary all the same):
+		// on a machine whose only Node is the pinned one it never became
+		// ready. Its folder first, so that whatever starts `node` by name
+		// starts this one.
+		l.Env = map[string]string{"PATH": path.Dir(in.Path) + string(os.PathListSeparator) + os.Getenv("PATH")}
 	}
 	if len(in.Env) > 0 {
 		if l.Env == nil {

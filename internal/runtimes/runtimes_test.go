@@ -111,6 +111,8 @@ func TestCommand(t *testing.T) {
 	nodeStart := []string{"node", "--max-semi-space-size=4", "--v8-pool-size=1", "servers/node/main.js", "http"}
 	goBuild := "go build -o bin/servers/go-nethttp ./servers/go/nethttp"
 	t.Setenv("GOFLAGS", "-buildvcs=false")
+	t.Setenv("PATH", "/usr/bin")
+	pinnedFirst := map[string]string{"PATH": "/c:/usr/bin"}
 	for _, c := range []struct {
 		name     string
 		rt       Installed
@@ -122,7 +124,7 @@ func TestCommand(t *testing.T) {
 	}{
 		{"node keeps V8 flags", Installed{Runtime: Runtime{Name: "node@24", Language: Node}, Path: "/c/node"}, Node, "npm ci", nodeStart,
 			Launch{Build: "npm ci", Start: []string{"/c/node", "--max-semi-space-size=4", "--v8-pool-size=1", "servers/node/main.js", "http"},
-				Flags: []string{"--max-semi-space-size=4", "--v8-pool-size=1"}}, ""},
+				Flags: []string{"--max-semi-space-size=4", "--v8-pool-size=1"}, Env: pinnedFirst}, ""},
 		{"bun drops them", Installed{Runtime: Runtime{Name: "bun", Language: Node}, Path: "/c/bun"}, Node, "npm ci", nodeStart,
 			Launch{Build: "npm ci", Start: []string{"/c/bun", "servers/node/main.js", "http"}}, ""},
 		{"deno passes V8's own", Installed{Runtime: Runtime{Name: "deno", Language: Node}, Path: "/c/deno"}, Node, "npm ci", nodeStart,
@@ -130,7 +132,7 @@ func TestCommand(t *testing.T) {
 				Env: map[string]string{"DENO_NO_UPDATE_CHECK": "1", "DENO_NO_PROMPT": "1"}, Flags: []string{"--v8-flags=--max-semi-space-size=4"}}, ""},
 		{"node adds the runtime's flags after the manifest's", Installed{Runtime: Runtime{Name: "node@26", Language: Node, Flags: []string{"--max-old-space-size=256"}}, Path: "/c/node"}, Node, "npm ci", nodeStart,
 			Launch{Build: "npm ci", Start: []string{"/c/node", "--max-semi-space-size=4", "--v8-pool-size=1", "--max-old-space-size=256", "servers/node/main.js", "http"},
-				Flags: []string{"--max-semi-space-size=4", "--v8-pool-size=1", "--max-old-space-size=256"}}, ""},
+				Flags: []string{"--max-semi-space-size=4", "--v8-pool-size=1", "--max-old-space-size=256"}, Env: pinnedFirst}, ""},
 		{"bun gets the runtime's env", Installed{Runtime: Runtime{Name: "bun", Language: Node, Env: map[string]string{"BUN_JSC_forceRAMSize": "134217728"}}, Path: "/c/bun"}, Node, "npm ci", nodeStart,
 			Launch{Build: "npm ci", Start: []string{"/c/bun", "servers/node/main.js", "http"}, Env: map[string]string{"BUN_JSC_forceRAMSize": "134217728"}}, ""},
 		{"deno's env and the runtime's", Installed{Runtime: Runtime{Name: "deno", Language: Node, Env: map[string]string{"X": "1"}}, Path: "/c/deno"}, Node, "npm ci", nodeStart,
