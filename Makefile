@@ -54,9 +54,11 @@ test-suites:
 	bin/restbench report $(RESULTS)/quick || rc=1; exit $$rc
 
 # Results of a machine with more cores (see docs/report.md, "Runs this
-# machine cannot run"): used by the report when the folder holds any.
+# machine cannot run"): every results folder under it, one --with each in
+# name order (a suite may have several: cells measured on different days),
+# used by the report when the folder holds any.
 MULTICORE ?= docs/multicore
-WITH := $(if $(wildcard $(MULTICORE)/*/*/suite.json),--with $(MULTICORE))
+WITH := $(foreach d,$(sort $(patsubst %/suite.json,%,$(wildcard $(MULTICORE)/*/*/suite.json))),--with $(d))
 
 # make bench: all suites at $(SCALE) (standard: within 30 minutes on a 2-core
 # machine), then the report of the newest results of every suite. RUNFLAGS
