@@ -117,6 +117,7 @@ func TestGetAndSelect(t *testing.T) {
 // TestOn: the runtime's command and environment replace the manifest's,
 // and never write through to the manifest's own maps.
 func TestOn(t *testing.T) {
+	t.Setenv("PATH", "/usr/bin") // the pinned node's folder goes first on it
 	node := &runtimes.Installed{Runtime: runtimes.Runtime{Name: "node@24", Language: runtimes.Node, Env: map[string]string{"R": "1"}}, Path: "/rt/node"}
 	gort := &runtimes.Installed{Runtime: runtimes.Runtime{Name: "go@1.22", Language: runtimes.Go, Toolchain: "go1.22.12"}}
 	shared := map[string]string{"A": "x"}
@@ -131,7 +132,7 @@ func TestOn(t *testing.T) {
 	}{
 		{"node: the pinned binary, the runtime's env beside the manifest's",
 			Impl{ID: "n", Language: "node", Start: []string{"node", "--x", "main.js"}, Env: shared}, node,
-			[]string{"/rt/node", "--x", "main.js"}, map[string]string{"A": "x", "R": "1"}, nil, ""},
+			[]string{"/rt/node", "--x", "main.js"}, map[string]string{"A": "x", "R": "1", "PATH": "/rt:/usr/bin"}, nil, ""},
 		{"go: the toolchain builds it, into a folder of its own",
 			Impl{ID: "g", Language: "go", Build: "go build -o bin/g .", Start: []string{"bin/g"}}, gort,
 			[]string{"bin/go1.22.12/g"}, nil, map[string]string{"GOTOOLCHAIN": "go1.22.12"}, ""},
