@@ -16,7 +16,9 @@ import (
 // measured.
 func NoiseFloor(vs []*Verdict) (floor *Verdict, ok bool) {
 	for _, v := range vs {
-		if v.Kind == result.KindAA && v.Pairs > 0 && v.Lo > 0 {
+		// An arm whose runs cannot carry their figure (not comparable: a
+		// window its cap closed) measures that, not the noise.
+		if v.Kind == result.KindAA && v.Pairs > 0 && v.Lo > 0 && v.Outcome != NotComparable {
 			return v, true
 		}
 	}

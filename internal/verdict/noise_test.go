@@ -52,6 +52,8 @@ func TestWithinNoise(t *testing.T) {
 		{"already not comparable", ptr(aa(0.795, 1.43)), claim(tie10, NotComparable), NotComparable},
 		{"no A/A arm", nil, claim(tie10, Holds), Holds},
 		{"an A/A arm not measured", &Verdict{Conclusion: result.Conclusion{Kind: result.KindAA}, Outcome: NotMeasured}, claim(tie10, Holds), Holds},
+		// An arm whose windows its cap closed measured the cap: no floor.
+		{"an A/A arm not comparable", func() *Verdict { v := aa(0.795, 1.43); v.Outcome = NotComparable; return &v }(), claim(tie10, Holds), Holds},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			v := c.v

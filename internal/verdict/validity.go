@@ -230,6 +230,10 @@ func breaks(id, key string, info result.RunInfo, trials []*result.Trial) ([]Brea
 		out = append(out, b)
 		bias = combine(bias, b.Bias)
 	}
+	if b, ok := cutAtCap(id, key, trials); ok {
+		out = append(out, b)
+		bias = combine(bias, b.Bias)
+	}
 	if class == metric.Latency && !math.IsInf(shortest, 1) {
 		if pub, _ := metric.PublishedValue(info.Published, key); key != metric.Shape && pub > shortest*1000 {
 			out = append(out, Break{Run: id, Flag: FlagShortWindow, Bias: Floor,

@@ -215,3 +215,43 @@ func TestWindowEnvelopeRatioTrend(t *testing.T) {
 		}
 	}
 }
+
+// A load of a request count whose cap closed the window short of it (a
+// single Node process waiting out its SYN retries) reads a ceiling of the
+// run to its last request: a ratio over it is a floor, decided only beyond
+// the claim's edge, and a ratio of two such runs is not comparable.
+func TestCutAtCap(t *testing.T) {
+	cell := func(rps []float64, answered int64, closed float64) []*result.Trial {
+		var out []*result.Trial
+		for k, r := range rps {
+			l := &result.Load{DurationS: closed, Settings: result.Settings{MaxRequests: 50000, DurationS: 7.5}}
+			l.RPS, l.Requests, l.Responses = r, 50000, answered
+			out = append(out, &result.Trial{Trial: k + 1, Round: k + 1, Status: result.StatusOK, Load: l})
+		}
+		return out
+	}
+	goFast := cell([]float64{21000, 20500, 20800, 21200, 20900}, 50000, 2.4)
+	about2 := result.Conclusion{Text: "Go about 2x Node", Metric: "rps", A: "go", B: "node", Claim: result.ClaimBand, Low: 1.6, High: 2.5}
+	tie := result.Conclusion{Text: "restbench as ab", Metric: "rps", A: "node", B: "node ab", Claim: result.ClaimTie}
+	for _, c := range []struct {
+		name    string
+		claim   result.Conclusion
+		trials  map[string][]*result.Trial
+		outcome string
+		bound   string
+	}{
+		{"cut, the floor beyond the band", about2, map[string][]*result.Trial{"go": goFast, "node": cell([]float64{6620, 6630, 6610, 6640, 6625}, 49664, 7.5)}, DoesNotHold, "lower"},
+		{"cut, the floor inside the band", about2, map[string][]*result.Trial{"go": goFast, "node": cell([]float64{8600, 8500, 8400, 8700, 8550}, 49664, 7.5)}, NotComparable, ""},
+		{"finished before the cap", about2, map[string][]*result.Trial{"go": goFast, "node": cell([]float64{6620, 6630, 6610, 6640, 6625}, 50000, 7.2)}, DoesNotHold, ""},
+		{"both cut: a ratio of two caps", tie, map[string][]*result.Trial{"node": cell([]float64{6620, 6630, 6610, 6640, 6625}, 49664, 7.5), "node ab": cell([]float64{6621, 6629, 6612, 6641, 6624}, 49700, 7.5)}, NotComparable, ""},
+	} {
+		runs := map[string]result.RunInfo{}
+		for id := range c.trials {
+			runs[id] = result.RunInfo{ID: id}
+		}
+		v := Evaluate(c.claim, runs, c.trials, 1)
+		if v.Outcome != c.outcome || v.Bound != c.bound || (c.name != "finished before the cap") != strings.Contains(v.Why, FlagCutAtCap) {
+			t.Errorf("%s: %q %q (%s), want %q %q", c.name, v.Outcome, v.Bound, v.Why, c.outcome, c.bound)
+		}
+	}
+}

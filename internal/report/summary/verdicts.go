@@ -279,6 +279,10 @@ func NoiseFloors(suites []*model.SuiteReport) []string {
 				} else {
 					line += fmt.Sprintf(" %s (%s; %s)", model.Times(v.Estimate), model.Interval(v), v.Interval.Describe(v.Looks))
 				}
+				if v.Outcome == model.NotComparable {
+					// verdict.NoiseFloor leaves it out: its runs cannot carry the figure.
+					line += ", not comparable, so no floor: " + v.Why
+				}
 				out = append(out, line)
 			}
 		}
