@@ -37,20 +37,12 @@ func rateCapped(id, key string, info result.RunInfo, trials []*result.Trial) (Br
 	if metric.ClassOf(key) != metric.Throughput || info.PublishedLoad == nil || !info.PublishedLoad.Saturated {
 		return Break{}, false
 	}
-	n, of := 0, 0
-	var last *result.Load
-	for _, t := range trials {
-		if t.Status != result.StatusOK || t.Load == nil {
-			continue
-		}
-		of++
+	n, of, last := countTrials(trials, func(t *result.Trial) bool {
 		l := t.Load
 		behind := slices.Contains(t.Flags, result.FlagBehindSchedule) || slices.Contains(l.Flags, result.FlagBehindSchedule)
 		atCapacity := l.RPS < keptUp*l.TargetRPS && l.ServerCPUShare >= result.ServerBound
-		if l.TargetRPS > 0 && !behind && !atCapacity {
-			n, last = n+1, l
-		}
-	}
+		return l.TargetRPS > 0 && !behind && !atCapacity
+	})
 	if n == 0 {
 		return Break{}, false
 	}
@@ -76,24 +68,31 @@ func cutAtCap(id, key string, trials []*result.Trial) (Break, bool) {
 	if metric.ClassOf(key) != metric.Throughput {
 		return Break{}, false
 	}
-	n, of := 0, 0
-	var last *result.Load
-	for _, t := range trials {
-		if t.Status != result.StatusOK || t.Load == nil {
-			continue
-		}
-		of++
-		l := t.Load
-		if s := l.Settings; s.MaxRequests > 0 && s.DurationS > 0 && l.Responses < s.MaxRequests && l.DurationS >= 0.999*s.DurationS {
-			n, last = n+1, l
-		}
-	}
+	n, of, last := countTrials(trials, func(t *result.Trial) bool {
+		l, s := t.Load, t.Load.Settings
+		return s.MaxRequests > 0 && s.DurationS > 0 && l.Responses < s.MaxRequests && l.DurationS >= 0.999*s.DurationS
+	})
 	if n == 0 {
 		return Break{}, false
 	}
 	return Break{Run: id, Flag: FlagCutAtCap, Rounds: n, Of: of, Bias: Ceiling,
 		Detail: fmt.Sprintf("%s of %s requests answered when the %s cap closed the window: its req/s is a ceiling of the run to its last request; raise the cap (duration) past the slowest request",
 			metric.Thousands(float64(last.Responses)), metric.Thousands(float64(last.Settings.MaxRequests)), seconds(last.DurationS))}, true
+}
+
+// countTrials counts the successful trials with a load (of) and those of
+// them that is true of (n), and returns the last of those.
+func countTrials(trials []*result.Trial, is func(*result.Trial) bool) (n, of int, last *result.Load) {
+	for _, t := range trials {
+		if t.Status != result.StatusOK || t.Load == nil {
+			continue
+		}
+		of++
+		if is(t) {
+			n, last = n+1, t.Load
+		}
+	}
+	return n, of, last
 }
 
 // windowFlags are the flags the window rule (windowEnvelope) models: each
