@@ -192,14 +192,7 @@ func evaluate(e result.Experiment, r *Results, trials map[string][]*result.Trial
 // comes from that one folder, as a borrowed run's conclusion does.
 func premisedElsewhere(c result.Conclusion, exp string, r *Results, runs map[string]result.RunInfo, ids []string) (verdict.Verdict, *Machine) {
 	for _, m := range r.Others {
-		set := map[string][]*result.Trial{}
-		for _, id := range ids {
-			if !anyOK(m.results.Trials[id]) {
-				set = nil
-				break
-			}
-			set[id] = pointers(m.results.Trials[id])
-		}
+		set := m.sides(ids...)
 		if set == nil {
 			continue
 		}
@@ -208,6 +201,19 @@ func premisedElsewhere(c result.Conclusion, exp string, r *Results, runs map[str
 		}
 	}
 	return verdict.Verdict{}, nil
+}
+
+// sides are m's trials of every run of ids, for a verdict read wholly from
+// m's folder; nil when m has no successful trial of one of them.
+func (m *Machine) sides(ids ...string) map[string][]*result.Trial {
+	set := map[string][]*result.Trial{}
+	for _, id := range ids {
+		if !anyOK(m.results.Trials[id]) {
+			return nil
+		}
+		set[id] = pointers(m.results.Trials[id])
+	}
+	return set
 }
 
 // withinNoise applies verdict.WithinNoise to the suite's verdicts, each
@@ -245,10 +251,10 @@ func (m *Machine) noiseFloor() *verdict.Verdict {
 	runs := suiteRuns(m.results.Suite)
 	for _, e := range m.results.Suite.Experiments {
 		for _, c := range e.Conclusions {
-			if c.Kind != result.KindAA || !anyOK(m.results.Trials[c.A]) || !anyOK(m.results.Trials[c.B]) {
+			set := m.sides(c.A, c.B)
+			if c.Kind != result.KindAA || set == nil {
 				continue
 			}
-			set := map[string][]*result.Trial{c.A: pointers(m.results.Trials[c.A]), c.B: pointers(m.results.Trials[c.B])}
 			if v := verdict.Evaluate(c, runs, set, e.Looks); v.Pairs > 0 && v.Lo > 0 {
 				v.A += " (" + m.Short() + ")"
 				return &v
