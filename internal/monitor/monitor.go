@@ -4,7 +4,6 @@
 package monitor
 
 import (
-	"context"
 	"sync"
 	"time"
 
@@ -25,8 +24,6 @@ type Monitor struct {
 	zero     time.Time
 	stop     chan struct{}
 	done     chan struct{}
-	ctx      context.Context // ends at Stop: cuts a GET /runtime short
-	cancel   context.CancelFunc
 	polls    sync.WaitGroup
 
 	mu         sync.Mutex
@@ -44,7 +41,6 @@ func Start(s Sampler, interval time.Duration, zero time.Time) *Monitor {
 		interval = DefaultInterval
 	}
 	m := &Monitor{sampler: s, interval: interval, zero: zero, stop: make(chan struct{}), done: make(chan struct{})}
-	m.ctx, m.cancel = context.WithCancel(context.Background())
 	s.Sample() // the baseline: CPU figures are deltas from here
 	go m.loop()
 	return m
@@ -97,7 +93,6 @@ func (m *Monitor) take(now time.Time) {
 // generator's CPU budget in CPUs (the number it was pinned to).
 func (m *Monitor) Stop(clientCPUs int) *result.Monitor {
 	close(m.stop)
-	m.cancel()
 	<-m.done
 	m.polls.Wait()
 	m.mu.Lock()

@@ -11,53 +11,69 @@ import (
 	"restbench/internal/result"
 )
 
-// runtimeTimeout bounds one GET /runtime. It is long on purpose: a Node
-// server whose event loop is blocked answers late, and that reading (whose
-// delay histogram covers the blockage) is the one that matters. Readings
-// follow one another, so a late one delays the next instead of piling up.
+// runtimeTimeout bounds ArmRuntime's GET /runtime: a server just started
+// may still be compiling.
 const runtimeTimeout = 10 * time.Second
 
-// PollRuntime asks the server's GET /runtime (docs/contract.md) every
-// interval until Stop, through rt (server.Process.Transport, which reaches
-// a server in a network namespace too; nil: http.DefaultTransport), and
-// keeps each answer with its time. A server that answers anything but 200
-// (an implementation without the endpoint) is not asked again.
-func (m *Monitor) PollRuntime(url string, rt http.RoundTripper) {
+// lastTimeout bounds the reading taken at Stop: the load has ended, so a
+// server that cannot answer by then is hung, and the trial does not wait on
+// it longer.
+const lastTimeout = 2 * time.Second
+
+// ReadRuntime asks the server's GET /runtime (docs/contract.md) once, at
+// Stop, through rt (server.Process.Transport, which reaches a server in a
+// network namespace too; nil: http.DefaultTransport). The server's
+// histograms and GC totals count from its previous answer, ArmRuntime's
+// before the trial's load, so the reading covers the whole load: prewarm,
+// warm-up and window.
+//
+// Once, after the load, not every 250 ms of it: each answer goes through the
+// server's own HTTP stack and costs a Node server far more than its own
+// work. Asked every 250 ms, node-http lost 10 % of its req/s at full speed
+// (dotchev's echo: 15.5k against 17.2k without, interleaved) and
+// node-fastify 26 % at a 0.5-CPU quota (hello: 7.9k against 10.65k); a
+// single reading as the window opened still cost node-fastify 16 % (8.9k);
+// Go's net/http lost 4 % (docs/benchmarks.md, "The monitor's cost").
+func (m *Monitor) ReadRuntime(url string, rt http.RoundTripper) {
 	m.polls.Add(1)
 	go func() {
 		defer m.polls.Done()
-		client := &http.Client{Transport: rt, Timeout: runtimeTimeout}
+		<-m.stop
+		ctx, cancel := context.WithTimeout(context.Background(), lastTimeout)
+		defer cancel()
+		client := &http.Client{Transport: rt}
 		defer client.CloseIdleConnections()
-		tick := time.NewTicker(m.interval)
-		defer tick.Stop()
-		for {
-			select {
-			case <-m.stop:
-				return
-			case <-tick.C:
-			}
-			r, err := readRuntime(m.ctx, client, url)
-			if err != nil {
-				if m.ctx.Err() != nil {
-					return
-				}
-				m.mu.Lock()
-				m.runtimeErr = err.Error()
-				m.mu.Unlock()
-				if _, ok := err.(notServed); ok {
-					return
-				}
-				continue
-			}
-			now := time.Now()
-			if r.T = now.Sub(m.zero).Seconds(); r.T < 0 {
-				continue // the warm-up
-			}
+		r, err := readRuntime(ctx, client, url)
+		if err != nil {
 			m.mu.Lock()
-			m.runtime = append(m.runtime, r)
+			m.runtimeErr = err.Error()
 			m.mu.Unlock()
+			return
 		}
+		r.T = max(0, time.Since(m.zero).Seconds())
+		m.mu.Lock()
+		m.runtime = append(m.runtime, r)
+		m.mu.Unlock()
 	}()
+}
+
+// ArmRuntime asks the server's GET /runtime once and drops the answer:
+// the server's first answer turns on what it observes of itself (Node: an
+// event-loop delay timer, a GC observer) and starts the counts that
+// ReadRuntime's reading at Stop covers. Turning them on, like any answer,
+// costs a Node server more than its own work (under hello's 0.5-CPU quota,
+// node-fastify at 11.4k req/s served 4.7-7.9k in the 2-4 s after it, in 4
+// tries of 4), so the runner arms it before any load, where the prewarm and
+// warm-up absorb it. A server without the endpoint is no error:
+// ReadRuntime finds that out again.
+func ArmRuntime(ctx context.Context, url string, rt http.RoundTripper) error {
+	client := &http.Client{Transport: rt, Timeout: runtimeTimeout}
+	defer client.CloseIdleConnections()
+	_, err := readRuntime(ctx, client, url)
+	if _, ok := err.(notServed); ok {
+		return nil
+	}
+	return err
 }
 
 // notServed: the server has no /runtime.

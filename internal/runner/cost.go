@@ -39,7 +39,7 @@ func measureIdle(ctx context.Context, pid, n int) (pct *float64, ms int) {
 func (r *Runner) watch(p *server.Process, start time.Time, idle *float64, idleMS int) func(t *result.Trial, clientCPUs int, l *result.Load) {
 	endListen := r.watchListen(p.Pid(), p.Port())
 	mon := monitor.Start(monitor.NewTree(p.Pid()), r.opt.Interval, start)
-	mon.PollRuntime(p.URL()+"/runtime", p.Transport())
+	mon.ReadRuntime(p.URL()+"/runtime", p.Transport())
 	return func(t *result.Trial, clientCPUs int, l *result.Load) {
 		t.Monitor = mon.Stop(clientCPUs)
 		endListen(t)

@@ -66,6 +66,10 @@ func (r *Runner) trialOn(ctx context.Context, run suite.Run, n int, eng engine.E
 		return fail("%s: %v", run.ID, err)
 	}
 	idle, idleMS := measureIdle(ctx, p.Pid(), n)
+	// After the idle reading (the server's own observers would count in
+	// it), before any load: what turning them on costs falls outside the
+	// window. A failed call is the monitor's to report, not the trial's.
+	monitor.ArmRuntime(ctx, p.URL()+"/runtime", p.Transport())
 
 	// The load stops at once when the server dies: its results would only
 	// count connection errors.

@@ -29,12 +29,13 @@ func RuntimeLines(e *ExperimentReport) []string {
 	var lines []string
 	for _, r := range e.Runs {
 		var worst, gcMS []float64
-		node := false
+		node, once := false, true
 		for _, m := range r.OK {
 			mon := m.Trial.Monitor
 			if mon == nil || len(mon.Runtime) == 0 {
 				continue
 			}
+			once = once && len(mon.Runtime) == 1
 			w, seen := 0.0, false
 			for _, rs := range mon.Runtime {
 				if v, isNode, ok := PauseOf(rs); ok {
@@ -55,7 +56,11 @@ func RuntimeLines(e *ExperimentReport) []string {
 		if node {
 			what = "the event loop was blocked up to p99"
 		}
-		line := fmt.Sprintf("%s: %s %s ms over one reading (they come every 250 ms)", Cell(r.Label()), what, Num(result.Median(worst)))
+		over := "over one reading (they come every 250 ms)" // results written before monitor.ReadRuntime
+		if once {
+			over = "over the trial's load (one reading at its end)"
+		}
+		line := fmt.Sprintf("%s: %s %s ms %s", Cell(r.Label()), what, Num(result.Median(worst)), over)
 		switch {
 		case len(gcMS) > 0 && node:
 			line += fmt.Sprintf("; GC paused it %s ms in all", Num(result.Median(gcMS)))
@@ -68,10 +73,18 @@ func RuntimeLines(e *ExperimentReport) []string {
 }
 
 // gcTime is the GC time within the readings: Node's pauses of every kind
-// (totals since the first reading), or Go's GC CPU time (total since start),
-// last minus first.
+// (totals since the server's first answer), or Go's GC CPU time (total
+// since start), last minus first; a single reading (monitor.ReadRuntime)
+// counts from the server's first answer, before the trial's load.
 func gcTime(rs []result.RuntimeSample) (float64, bool) {
 	first, last := rs[0], rs[len(rs)-1]
+	if len(rs) == 1 {
+		first = result.RuntimeSample{}
+		if last.GCCPUS != nil {
+			zero := 0.0
+			first.GCCPUS = &zero
+		}
+	}
 	switch {
 	case last.GCCPUS != nil && first.GCCPUS != nil:
 		return 1000 * (*last.GCCPUS - *first.GCCPUS), true

@@ -10,8 +10,8 @@ import (
 
 // RuntimeStats is the GET /runtime answer (docs/contract.md#get-runtime):
 // what the Go runtime says about itself. Histograms cover the time since the
-// previous call, so that the monitor, calling every 250 ms, sees each
-// interval on its own; counters are totals since start.
+// previous call, so that the monitor, calling before and after a trial's load,
+// sees the load on its own; counters are totals since start.
 type RuntimeStats struct {
 	Runtime    string `json:"runtime"` // runtime.Version()
 	GOMAXPROCS int    `json:"gomaxprocs"`
