@@ -33,7 +33,7 @@ func newRun(g *globals) *cobra.Command {
 	fs.StringVar(&f.out, "out", "results", "results root: results land in OUT/<suite>/<timestamp>/")
 	fs.BoolVar(&f.resume, "resume", false, "continue the newest results folder of each suite, skipping finished trials")
 	fs.StringVar(&f.only, "only", "", "run only the runs whose id matches this glob or contains this text")
-	fs.IntVar(&f.trials, "trials", 0, "trials per run (default: as the suite says, usually 3)")
+	fs.IntVar(&f.trials, "trials", 0, "trials per run, exactly: no rounds added while a conclusion is undecided (default: as the suite says, usually 3)")
 	fs.DurationVar(&f.ready, "ready-timeout", launch.ReadyTimeout, "how long a server may take to answer GET /status")
 	fs.Float64Var(&f.serverCPU, "server-cpu", 0, "run every server at this fraction of its CPU time (a cgroup quota over 10 ms periods): the stand-in for a machine whose server is slower, e.g. 0.5 (docs/results.md, placement.server_cpu)")
 	fs.IntVar(&f.maxRuns, "max-runs", suite.DefaultMaxRuns, "refuse a suite with more runs than this at any scale, counted before it is expanded (a typo in a matrix can make billions)")

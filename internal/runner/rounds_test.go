@@ -167,3 +167,29 @@ func TestOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestTrialsOption: Options.Trials (run --trials) is the number of rounds,
+// even where a stop rule that is never satisfied could add rounds up to the
+// runs' MaxTrials.
+func TestTrialsOption(t *testing.T) {
+	dir := t.TempDir()
+	r := testRun("undecided/test-ok", "test-ok", 3, 100*time.Millisecond)
+	r.MaxTrials = 5
+	s := testSuite(r)
+	s.Info.Experiments = []result.Experiment{{Name: "undecided", Looks: 3}}
+	never := func(string, []*result.Trial) (bool, string) { return false, "" }
+	o, err := Run(context.Background(), s, Options{Manifest: testManifest(t, dir), Out: filepath.Join(dir, "r"), ReadyTimeout: 10 * time.Second, Enough: never, Trials: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.OK != 2 {
+		t.Errorf("%d ok trials with Trials 2, want 2 (the stop rule must not add rounds)", o.OK)
+	}
+	var info result.Suite
+	if err := result.ReadJSON(filepath.Join(o.Dir, result.SuiteFile), &info); err != nil {
+		t.Fatal(err)
+	}
+	if e := info.Experiments[0]; e.Looks > 1 || e.Rounds != 2 {
+		t.Errorf("suite.json: %d looks, %d rounds; want the rounds fixed (no looks to correct for) at 2", e.Looks, e.Rounds)
+	}
+}

@@ -125,7 +125,9 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 			return nil, fmt.Errorf("%s: run %s: %w", s.File, runs[i].ID, err)
 		}
 		if opt.Trials > 0 {
-			runs[i].Trials = opt.Trials
+			// Exactly that many: the stop rule adds no rounds past it
+			// (asked for 2, a standard fastify run measured 5).
+			runs[i].Trials, runs[i].MaxTrials = opt.Trials, opt.Trials
 		}
 		runs[i].Trials = max(runs[i].Trials, 1)
 	}
@@ -219,6 +221,7 @@ func (r *Runner) writeHeader(runs []suite.Run, resumed bool) error {
 			for j := range info.Experiments[i].Runs {
 				info.Experiments[i].Runs[j].Trials = r.opt.Trials
 			}
+			info.Experiments[i].Looks = 0 // the rounds are fixed: no look to correct for
 		}
 	}
 	r.info = info
