@@ -41,9 +41,7 @@ func (m *Monitor) ReadRuntime(url string, rt http.RoundTripper) {
 		<-m.stop
 		ctx, cancel := context.WithTimeout(context.Background(), lastTimeout)
 		defer cancel()
-		client := &http.Client{Transport: rt}
-		defer client.CloseIdleConnections()
-		r, err := readRuntime(ctx, client, url)
+		r, err := readRuntime(ctx, url, rt)
 		if err != nil {
 			m.mu.Lock()
 			m.runtimeErr = err.Error()
@@ -67,9 +65,9 @@ func (m *Monitor) ReadRuntime(url string, rt http.RoundTripper) {
 // warm-up absorb it. A server without the endpoint is no error:
 // ReadRuntime finds that out again.
 func ArmRuntime(ctx context.Context, url string, rt http.RoundTripper) error {
-	client := &http.Client{Transport: rt, Timeout: runtimeTimeout}
-	defer client.CloseIdleConnections()
-	_, err := readRuntime(ctx, client, url)
+	ctx, cancel := context.WithTimeout(ctx, runtimeTimeout)
+	defer cancel()
+	_, err := readRuntime(ctx, url, rt)
 	if _, ok := err.(notServed); ok {
 		return nil
 	}
@@ -83,7 +81,10 @@ func (e notServed) Error() string {
 	return fmt.Sprintf("GET /runtime: status %d (the server does not serve it)", e.status)
 }
 
-func readRuntime(ctx context.Context, client *http.Client, url string) (result.RuntimeSample, error) {
+// readRuntime asks GET url once through rt, on a connection it closes after.
+func readRuntime(ctx context.Context, url string, rt http.RoundTripper) (result.RuntimeSample, error) {
+	client := &http.Client{Transport: rt}
+	defer client.CloseIdleConnections()
 	var r result.RuntimeSample
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {

@@ -79,11 +79,7 @@ func RuntimeLines(e *ExperimentReport) []string {
 func gcTime(rs []result.RuntimeSample) (float64, bool) {
 	first, last := rs[0], rs[len(rs)-1]
 	if len(rs) == 1 {
-		first = result.RuntimeSample{}
-		if last.GCCPUS != nil {
-			zero := 0.0
-			first.GCCPUS = &zero
-		}
+		first = result.RuntimeSample{GCCPUS: new(float64)} // zero totals
 	}
 	switch {
 	case last.GCCPUS != nil && first.GCCPUS != nil:
