@@ -60,7 +60,7 @@ func checkSearch(t *testing.T, c *result.Capacity) {
 		}
 		if s.Sustained {
 			high = max(high, s.TargetRPS)
-			if s.Why != "" || float64(s.Missed) > MissedShare*s.TargetRPS*c.Settings.DurationS+1 || s.Errors > 0 || s.AchievedRPS < MinAchieved*s.TargetRPS {
+			if s.Why != "" || float64(s.Missed) > max(MissedStall.Seconds()*s.TargetRPS, 1) || s.Errors > 0 || s.AchievedRPS < MinAchieved*s.TargetRPS {
 				t.Errorf("step %d sustained although %+v", i+1, s)
 			}
 			if c.P99BoundMS > 0 && s.P99MS > c.P99BoundMS {
@@ -164,7 +164,9 @@ func TestSearchBrackets(t *testing.T) {
 			t.Fatalf("limit %.0f start %.0f: %v", c.limit, c.start, err)
 		}
 		checkSearch(t, got)
-		if got.CapacityRPS > c.limit || got.CapacityRPS < c.limit/(1+DefaultResolution) {
+		// A step above the limit by at most a 10 ms stall's worth of its
+		// (1 s) window's arrivals misses no more than MissedStall allows.
+		if got.CapacityRPS > c.limit/(1-MissedStall.Seconds()) || got.CapacityRPS < c.limit/(1+DefaultResolution) {
 			t.Errorf("limit %.0f start %.0f: capacity %.0f, want within %.0f %% below the limit (%d steps)", c.limit, c.start, got.CapacityRPS, DefaultResolution*100, len(got.Steps))
 		}
 	}
@@ -185,9 +187,19 @@ func TestJudge(t *testing.T) {
 		{"on schedule", 1000, result.Load{Stats: result.Stats{RPS: 990}}, 0, ""},
 		{"behind", 1000, result.Load{Stats: result.Stats{RPS: 900}}, 0, "achieved 900 < 95 % of target"},
 		{"a backlog from the warm-up", 1000, result.Load{Stats: result.Stats{RPS: 2000}, DurationS: 1, Due: 2000, Sent: 2000}, 0, "1000 arrivals waiting when the window opened"},
-		{"missed", 1000, result.Load{Stats: result.Stats{RPS: 1000}, DurationS: 2, Due: 2000, Missed: 3}, 0, "3 missed"},
+		// 1,000 req/s: a 10 ms stall leaves 10 arrivals unsent at the close.
+		{"missed", 1000, result.Load{Stats: result.Stats{RPS: 1000}, DurationS: 2, Due: 2000, Missed: 11}, 0, "11 missed"},
+		{"missed a stall's worth", 1000, result.Load{Stats: result.Stats{RPS: 1000}, DurationS: 2, Due: 2000, Missed: 10}, 0, ""},
 		// One straggling connection's arrival in 6,336: 0.016 % of them.
 		{"one missed in thousands", 6336, result.Load{Stats: result.Stats{RPS: 6336}, DurationS: 1, Due: 6336, Missed: 1}, 0, ""},
+		// One arrival missed at 50 req/s is more than 10 ms of them, and
+		// is still no shortfall.
+		{"one missed at a low rate", 50, result.Load{Stats: result.Stats{RPS: 50}, DurationS: 1, Due: 50, Missed: 1}, 0, ""},
+		// go-gorilla's step of a standard bench of 2026-11-26: 99.7 % of its
+		// target, 57 arrivals (1.2 ms of them) unsent at the close.
+		{"a millisecond's stall at 46k", 46713, result.Load{Stats: result.Stats{RPS: 46559}, DurationS: 1, Due: 46713, Missed: 57}, 0, ""},
+		// Falling 1.5 % short over a whole 2 s window is no stall.
+		{"a shortfall", 40000, result.Load{Stats: result.Stats{RPS: 39400}, DurationS: 2, Due: 80000, Missed: 1200}, 0, "1200 missed"},
 		{"errors", 1000, result.Load{Stats: result.Stats{RPS: 1000, Errors: result.Errors{Timeout: 2}}}, 0, "2 errors"},
 		{"p99 over", 1000, result.Load{Stats: result.Stats{RPS: 1000, Latency: result.Latency{P99: 60}}}, 50 * time.Millisecond, "p99 60.0 ms > 50ms"},
 		// 10,000 req/s x 2 s over 1000 connections: 20 each; one with none stalled.
@@ -275,10 +287,11 @@ func TestSearchConfirm(t *testing.T) {
 		})
 	}
 	// A search whose first sustained step comes late takes every step it
-	// needs; the checks get what is left of MaxSteps.
-	late, _, err := Search(context.Background(), lucky{700, 700}, load.Config{URL: "http://127.0.0.1:1/", Duration: time.Second},
+	// needs; the checks get what is left of MaxSteps. (At 690 the sixth
+	// step, 704 req/s, misses 14 arrivals, more than a 10 ms stall's 7.)
+	late, _, err := Search(context.Background(), lucky{690, 690}, load.Config{URL: "http://127.0.0.1:1/", Duration: time.Second},
 		Options{Start: 20000, MaxSteps: 8, Pause: time.Nanosecond, Confirm: 3 * time.Second})
-	if err != nil || len(late.Steps) != 8 || !late.Steps[7].Check || !late.Confirmed || late.CapacityRPS > 700 || late.Steps[7].TargetRPS != late.CapacityRPS {
+	if err != nil || len(late.Steps) != 8 || !late.Steps[7].Check || !late.Confirmed || late.CapacityRPS > 690 || late.Steps[7].TargetRPS != late.CapacityRPS {
 		t.Errorf("a late first sustained step: %v, capacity %.0f, confirmed %v, steps %+v", err, late.CapacityRPS, late.Confirmed, late.Steps)
 	}
 	// Without Confirm nothing is checked.
