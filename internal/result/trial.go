@@ -67,6 +67,10 @@ type Trial struct {
 	// prewarm_requests, or fewer when its cap came first); absent when the
 	// prewarm was not counted in requests.
 	PrewarmRequests int64 `json:"prewarm_requests,omitempty"`
+	// PrewarmQueued: the connections a prewarm without keep-alive left in
+	// the server's accept queue, which the load waited for the server to
+	// accept before opening its own (runner.awaitAccepted); absent: none.
+	PrewarmQueued int `json:"prewarm_queued,omitempty"`
 }
 
 // Listen is what the server's listen queue did from before the warm-up to

@@ -118,6 +118,10 @@ func (s *local) started(t *result.Trial) error {
 	return nil
 }
 
+// maxAcceptWait bounds the wait for a prewarm's queued connections: a
+// server that accepts none in this long is stuck, and its load will say so.
+const maxAcceptWait = 2 * time.Second
+
 func (s *local) generate(ctx context.Context, t *result.Trial, run suite.Run, cfg load.Config, p *server.Process, watch watcher) (*result.Load, error) {
 	cfg.URL = p.URL() + cfg.URL
 	cfg.CPUs = s.pl.client
@@ -132,6 +136,15 @@ func (s *local) generate(ctx context.Context, t *result.Trial, run suite.Run, cf
 		t.PrewarmS = took.Seconds()
 		if run.PrewarmRequests > 0 {
 			t.PrewarmRequests = got
+		}
+		if !cfg.KeepAlive {
+			// Its last connections must be accepted before the load
+			// opens its own (awaitAccepted).
+			if n, empty := awaitAccepted(ctx, p.Pid(), p.Port(), maxAcceptWait); !empty {
+				s.r.logf("warning: %s: the prewarm left %d connections in the accept queue, not all accepted within %v", run.ID, n, maxAcceptWait)
+			} else if n > 0 {
+				t.PrewarmQueued = n
+			}
 		}
 	}
 	stop := watch(time.Now().Add(cfg.Warmup))
