@@ -118,6 +118,15 @@ func combine(a, b Bias) Bias {
 	return Unknown
 }
 
+// biasOf is the overall bias of a run's breaks.
+func biasOf(bs []Break) Bias {
+	b := Unbiased
+	for _, x := range bs {
+		b = combine(b, x.Bias)
+	}
+	return b
+}
+
 // ratioBias is the bias of A/B from the biases of A and B.
 func ratioBias(a, b Bias) Bias {
 	flip := map[Bias]Bias{Unbiased: Unbiased, Floor: Ceiling, Ceiling: Floor, Unknown: Unknown}
@@ -148,6 +157,7 @@ func (b Break) String() string {
 		s += " (" + b.Detail + ")"
 	}
 	switch {
+	case b.Flag == FlagAtOneRate:
 	case b.AsPublished && b.Flag == result.FlagAcceptQueueOverflow:
 		s += ", as published: the write-up's load dialled every request into the same default backlog, and its rows show a retransmitted SYN too"
 	case b.AsPublished:

@@ -221,6 +221,10 @@ func evaluate(c result.Conclusion, runs map[string]result.RunInfo, trials map[st
 	v.Breaks = ba
 	if c.B != "" {
 		bb, biasB := breaks(c.B, c.Metric, runs[c.B], trials[c.B])
+		if oa, ob, one, ok := atOneRate(c.A, c.B, ba, bb, trials); ok {
+			bb, biasA, biasB = append(ob, one), biasOf(oa), biasOf(ob)
+			v.Breaks = oa
+		}
 		v.Breaks, bias = append(v.Breaks, bb...), ratioBias(biasA, biasB)
 	}
 	if c.B == "" || !windowEnvelope(&v, [][][2]string{{{c.A, c.B}}}, runs, trials, lo, hi) {

@@ -51,6 +51,44 @@ func rateCapped(id, key string, info result.RunInfo, trials []*result.Trial) (Br
 			metric.Thousands(last.RPS), metric.Thousands(last.TargetRPS))}, true
 }
 
+// FlagAtOneRate is not a trial's flag but a claim's: a req/s ratio of two
+// runs that both kept up with one and the same open-loop rate in every
+// round (FlagRateCapped on both sides, every round). Each figure is then
+// that rate, a floor of what its server carries, but their ratio is what
+// the published load model prints: wrk2 -R reports the rate for a row that
+// kept up (heysphere's c=10 and c=100 rows both read 12.9k), so a claim
+// that compares req/s across such rows (more connections, the same req/s)
+// is graded on the ratio as measured, unbiased; one side falling behind in
+// any round leaves both floors as they are.
+const FlagAtOneRate = "both kept up with one rate"
+
+// atOneRate takes FlagRateCapped off ba and bb, and returns the
+// FlagAtOneRate break in their place, when runs a and b kept up with the
+// same rate in every round (see FlagAtOneRate); ok is false, and ba and bb
+// unchanged, otherwise.
+func atOneRate(a, b string, ba, bb []Break, trials map[string][]*result.Trial) (oa, ob []Break, one Break, ok bool) {
+	capped := func(x Break) bool { return x.Flag == FlagRateCapped && x.Rounds == x.Of && x.Of > 0 }
+	ia, ib := slices.IndexFunc(ba, capped), slices.IndexFunc(bb, capped)
+	if ia < 0 || ib < 0 {
+		return ba, bb, Break{}, false
+	}
+	rate := 0.0
+	for _, t := range slices.Concat(trials[a], trials[b]) {
+		if t.Status != result.StatusOK || t.Load == nil {
+			continue
+		}
+		if rate == 0 {
+			rate = t.Load.TargetRPS
+		}
+		if rate <= 0 || math.Abs(t.Load.TargetRPS/rate-1) > 0.001 {
+			return ba, bb, Break{}, false // a rate per round, or none
+		}
+	}
+	one = Break{Run: a + " and " + b, Flag: FlagAtOneRate, Rounds: ba[ia].Rounds, Of: ba[ia].Of, AsPublished: true,
+		Detail: fmt.Sprintf("%s req/s: each figure is the rate, as wrk2 -R prints a row that kept up, and their ratio is the published model's; what either carries above the rate is not measured", metric.Thousands(rate))}
+	return slices.Delete(slices.Clone(ba), ia, ia+1), slices.Delete(slices.Clone(bb), ib, ib+1), one, true
+}
+
 // FlagCutAtCap is not a trial's flag but a claim's on req/s: a load of a
 // request count (ab -n) whose window closed at its duration cap with
 // requests unfinished. Its req/s is what finished over the cap, a ceiling
