@@ -33,12 +33,7 @@ func Change(before, after Snapshot) *result.Listen {
 		Drops:     after.Counters.Drops - before.Counters.Drops,
 		Sockets:   len(after.Sockets),
 	}
-	for _, s := range after.Sockets {
-		if l.Backlog == 0 || s.Backlog < l.Backlog {
-			l.Backlog = s.Backlog
-		}
-		l.Queued += s.Queue
-	}
+	l.Queued, l.Backlog = Queued(after.Sockets)
 	if d, ok := socketDrops(before.Sockets, after.Sockets); ok {
 		l.SocketDrops = &d
 	}

@@ -20,6 +20,18 @@ type Socket struct {
 	Drops   int64 // connection requests this socket dropped (sk_drops), its overflows among them
 }
 
+// Queued is what socks hold: the connections waiting in their accept
+// queues, and the smallest of the queues' sizes (0 with no socket).
+func Queued(socks []Socket) (queued, backlog int) {
+	for _, s := range socks {
+		queued += s.Queue
+		if backlog == 0 || s.Backlog < backlog {
+			backlog = s.Backlog
+		}
+	}
+	return queued, backlog
+}
+
 // Listeners returns the TCP sockets (IPv4 and IPv6) listening on port in
 // pid's network namespace; pid 0 means restbench's own. Joining another
 // namespace needs CAP_SYS_ADMIN, which placement hosts has already.

@@ -161,11 +161,6 @@ func acceptQueue(addr *net.TCPAddr) (queued, backlog int, ok bool) {
 	if err != nil || len(socks) == 0 {
 		return 0, 0, false
 	}
-	for _, s := range socks {
-		queued += s.Queue
-		if backlog == 0 || s.Backlog < backlog {
-			backlog = s.Backlog
-		}
-	}
+	queued, backlog = listenq.Queued(socks)
 	return queued, max(backlog, 1), true
 }

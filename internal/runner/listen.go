@@ -48,14 +48,11 @@ func (r *Runner) watchListen(pid, port int) func(*result.Trial) {
 func awaitAccepted(ctx context.Context, pid, port int, max time.Duration) (first int, empty bool) {
 	deadline := time.Now().Add(max)
 	for i := 0; ; i++ {
-		s, err := listenq.Take(pid, port)
-		if err != nil || s.SocketErr != nil {
+		socks, err := listenq.Listeners(pid, port)
+		if err != nil {
 			return first, false
 		}
-		n := 0
-		for _, k := range s.Sockets {
-			n += k.Queue
-		}
+		n, _ := listenq.Queued(socks)
 		if i == 0 {
 			first = n
 		}

@@ -158,6 +158,8 @@ func (b Break) String() string {
 	}
 	switch {
 	case b.Flag == FlagAtOneRate:
+		// Said beside the verdict (AsPublished), but its detail says why,
+		// not the saturated rows' sentence below.
 	case b.AsPublished && b.Flag == result.FlagAcceptQueueOverflow:
 		s += ", as published: the write-up's load dialled every request into the same default backlog, and its rows show a retransmitted SYN too"
 	case b.AsPublished:
