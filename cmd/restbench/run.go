@@ -36,6 +36,7 @@ func newRun(g *globals) *cobra.Command {
 	fs.IntVar(&f.trials, "trials", 0, "trials per run, exactly: no rounds added while a conclusion is undecided (default: as the suite says, usually 3)")
 	fs.DurationVar(&f.ready, "ready-timeout", launch.ReadyTimeout, "how long a server may take to answer GET /status")
 	fs.Float64Var(&f.serverCPU, "server-cpu", 0, "run every server at this fraction of its CPU time (a cgroup quota over 10 ms periods): the stand-in for a machine whose server is slower, e.g. 0.5 (docs/results.md, placement.server_cpu)")
+	fs.IntVar(&f.serverCores, "server-cores", 0, "place every pinned server that names no CPUs of its own on the first N usable CPUs and the generator on the rest: the published machine's cores on a machine of more, e.g. 4 on 16 (docs/multicore); a server asking for more threads is not run")
 	fs.IntVar(&f.maxRuns, "max-runs", suite.DefaultMaxRuns, "refuse a suite with more runs than this at any scale, counted before it is expanded (a typo in a matrix can make billions)")
 	c.RunE = func(c *cobra.Command, files []string) error {
 		return runSuites(c.Context(), g, files, f, fs)
@@ -48,6 +49,7 @@ type runFlags struct {
 	scale, out, only string
 	resume           bool
 	trials, maxRuns  int
+	serverCores      int
 	ready            time.Duration
 	serverCPU        float64
 }
@@ -61,6 +63,7 @@ func runSuites(ctx context.Context, g *globals, files []string, f *runFlags, fs 
 		rangeCheck{"ready-timeout", f.ready <= 0, "a positive duration, e.g. 20s"},
 		rangeCheck{"max-runs", f.maxRuns < 1, "1 or more runs"},
 		rangeCheck{"server-cpu", f.serverCPU < 0 || f.serverCPU > 1 || fs.Changed("server-cpu") && f.serverCPU == 0, "a fraction above 0 and at most 1, e.g. 0.5"},
+		rangeCheck{"server-cores", fs.Changed("server-cores") && f.serverCores < 1, "1 or more CPUs for the server, one fewer than the machine has at most"},
 		rangeCheck{"scale", !slices.Contains(suite.Scales, f.scale), strings.Join(suite.Scales, ", ")},
 	); err != nil {
 		return err
@@ -76,7 +79,7 @@ func runSuites(ctx context.Context, g *globals, files []string, f *runFlags, fs 
 	// the first one to finish.
 	var suites []*suite.Suite
 	for _, file := range files {
-		s, err := suite.Load(file, suite.Options{Scale: f.scale, Impls: m.IDs(), Languages: m.Languages(), MaxRuns: f.maxRuns})
+		s, err := suite.Load(file, suite.Options{Scale: f.scale, Impls: m.IDs(), Languages: m.Languages(), MaxRuns: f.maxRuns, Cores: f.serverCores})
 		if err != nil {
 			return err
 		}
@@ -93,7 +96,7 @@ func runSuites(ctx context.Context, g *globals, files []string, f *runFlags, fs 
 	for _, s := range suites {
 		fmt.Fprintf(os.Stderr, "== %s (%s) at %s scale: %d runs\n", s.Name, s.File, s.Scale, len(s.Runs))
 		o, err := runner.Run(ctx, s, runner.Options{
-			Manifest: m, Runtimes: lock, Out: f.out, Resume: f.resume, Only: f.only, Trials: f.trials, ServerCPU: f.serverCPU,
+			Manifest: m, Runtimes: lock, Out: f.out, Resume: f.resume, Only: f.only, Trials: f.trials, ServerCPU: f.serverCPU, ServerCores: f.serverCores,
 			Command: "restbench " + strings.Join(g.args, " "), ReadyTimeout: f.ready,
 			Log: os.Stderr, BuildLog: logTo(g), Bar: bar,
 			// Rounds go on past the suite's trials, up to max_trials and

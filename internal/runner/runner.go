@@ -44,7 +44,13 @@ type Options struct {
 	// stand-in for a slower machine that checks a suite gives the same
 	// answers there (issue 24). 0 leaves servers as the suite says.
 	ServerCPU float64
-	Command   string // the command line, for env.json
+	// ServerCores, when > 0, places every pinned server that names no CPUs
+	// of its own on the first ServerCores usable CPUs and the generator on
+	// the others (serverCores): a machine of more cores run as the
+	// published machine of ServerCores, for docs/multicore. 0: the default
+	// placement, the generator on the last CPU.
+	ServerCores int
+	Command     string // the command line, for env.json
 
 	ReadyTimeout time.Duration // how long a server may take to answer /status; default launch.ReadyTimeout
 	StopGrace    time.Duration // SIGTERM to SIGKILL; default 3s

@@ -89,3 +89,55 @@ func TestPlace(t *testing.T) {
 		})
 	}
 }
+
+func TestServerCores(t *testing.T) {
+	eight := []int{0, 1, 2, 3, 4, 5, 6, 7}
+	for _, c := range []struct {
+		name  string
+		run   suite.Run
+		n     int
+		cores int    // the run's ServerCores afterwards
+		why   string // a prefix of why it is not run, or ""
+	}{
+		{"off", suite.Run{Pinned: true}, 0, 0, ""},
+		{"pinned, no threads asked", suite.Run{Pinned: true}, 4, 4, ""},
+		{"one thread on four", suite.Run{Pinned: true, Env: map[string]string{"THREADS": "1"}}, 4, 4, ""},
+		{"four threads on four", suite.Run{Pinned: true, Env: map[string]string{"GOMAXPROCS": "4"}}, 4, 4, ""},
+		{"eight threads on four", suite.Run{Pinned: true, Env: map[string]string{"THREADS": "8"}}, 4, 0, "not run here: needs 8 cores for the server (run --server-cores 4)"},
+		{"a quota of two on four", suite.Run{Pinned: true, Quota: 2}, 4, 4, ""},
+		{"unpinned shares the first four", suite.Run{}, 4, 0, ""},
+		{"unpinned, four threads", suite.Run{Env: map[string]string{"GOMAXPROCS": "4"}}, 4, 0, ""},
+		{"unpinned, more than the machine", suite.Run{}, 9, 0, "not run here: needs 9 cores (8 usable; run --server-cores 9)"},
+		{"its own cores", suite.Run{Pinned: true, ServerCores: 6}, 4, 6, ""},
+		{"its own lists", suite.Run{Pinned: true, ServerCPUs: "0", ClientCPUs: "1"}, 4, 0, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			run, why := serverCores(c.run, c.n, eight)
+			if run.ServerCores != c.cores || why != c.why {
+				t.Errorf("serverCores(%d) = cores %d, %q; want %d, %q", c.n, run.ServerCores, why, c.cores, c.why)
+			}
+		})
+	}
+	// Placed: the server on the first n, the generator on the rest.
+	run, _ := serverCores(suite.Run{Pinned: true}, 4, eight)
+	p, err := place(run, eight)
+	if err != nil || !slices.Equal(p.server, []int{0, 1, 2, 3}) || !slices.Equal(p.client, []int{4, 5, 6, 7}) {
+		t.Errorf("placed %+v, %v; want server 0-3, client 4-7", p, err)
+	}
+	// On a machine of n cores there is none left for the generator.
+	if why := notRun(run, 4); why != "not run here: needs 5 cores (4 usable)" {
+		t.Errorf("on 4 cores: %q", why)
+	}
+}
+
+func TestServerCoresShared(t *testing.T) {
+	run, why := serverCores(suite.Run{}, 4, []int{0, 1, 2, 3, 4, 5, 6, 7})
+	if why != "" {
+		t.Fatal(why)
+	}
+	p, err := place(run, []int{0, 1, 2, 3, 4, 5, 6, 7})
+	if err != nil || !slices.Equal(p.server, []int{0, 1, 2, 3}) || !slices.Equal(p.client, []int{0, 1, 2, 3}) || p.pinned ||
+		!slices.Contains(p.flags, result.FlagUnpinned) {
+		t.Errorf("placed %+v, %v; want server and client both on 0-3, flagged unpinned", p, err)
+	}
+}

@@ -49,7 +49,11 @@ func (r *Runner) site(ctx context.Context, t *result.Trial, run suite.Run, eng e
 	if run.Hosts > 0 {
 		return r.hostsSite(ctx, t, run)
 	}
-	if why := notRun(run, len(r.allowed)); why != "" {
+	run, why := serverCores(run, r.opt.ServerCores, r.allowed)
+	if why == "" {
+		why = notRun(run, len(r.allowed))
+	}
+	if why != "" {
 		t.Status, t.Error = result.StatusNotRun, why
 		t.Finished = t.Started
 		return nil, t, nil

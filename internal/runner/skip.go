@@ -3,6 +3,7 @@ package runner
 import (
 	"fmt"
 
+	"restbench/internal/cpu"
 	"restbench/internal/engine"
 	"restbench/internal/suite"
 )
@@ -21,4 +22,36 @@ func notRun(run suite.Run, usable int) string {
 		return fmt.Sprintf("not run here: needs %d cores (%d usable)", need, usable)
 	}
 	return ""
+}
+
+// serverCores places run as on the published machine of n cores, on a
+// machine of more (run --server-cores): a pinned run that names no CPUs of
+// its own gets the first n usable CPUs for its server and the others for
+// the generator, which then outruns it (heysphere's "Go uses parallelism"
+// on its author's 4 cores, on a 16-core VM); an unpinned one (placement:
+// shared, as published) shares the first n with its generator, as the
+// published server shared its machine with wrk. A run whose server asks for
+// more threads than n is not run ("needs"), never squeezed onto n; runs
+// that name their own CPUs, and n = 0, keep theirs.
+func serverCores(run suite.Run, n int, allowed []int) (suite.Run, string) {
+	if n <= 0 || run.ServerCPUs != "" || run.ClientCPUs != "" || run.ServerCores > 0 {
+		return run, ""
+	}
+	need := run.CoresNeeded()
+	if run.Pinned {
+		need-- // the generator's core
+	}
+	if need > n {
+		return run, fmt.Sprintf("not run here: needs %d cores for the server (run --server-cores %d)", need, n)
+	}
+	if run.Pinned {
+		run.ServerCores = n
+		return run, ""
+	}
+	if n > len(allowed) {
+		return run, fmt.Sprintf("not run here: needs %d cores (%d usable; run --server-cores %d)", n, len(allowed), n)
+	}
+	run.ServerCPUs = cpu.FormatList(allowed[:n])
+	run.ClientCPUs = run.ServerCPUs
+	return run, ""
 }

@@ -2,7 +2,6 @@ package suite
 
 import (
 	"fmt"
-	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -33,7 +32,7 @@ type pending struct {
 // assemble builds one run of implementation impl (of language lang, "" when
 // unknown) from its layered settings; at is the experiment, for errors that
 // belong to no one key.
-func assemble(s settings.Layer, at *yaml.Node, lang string) (Run, pending, error) {
+func assemble(s settings.Layer, at *yaml.Node, lang string, cores int) (Run, pending, error) {
 	var pd pending
 	r := Run{
 		Engine: DefaultEngine,
@@ -116,7 +115,7 @@ func assemble(s settings.Layer, at *yaml.Node, lang string) (Run, pending, error
 		}
 	}
 	if s.Quota != nil {
-		r.Quota = s.Quota.V.CPUsOn(runtime.NumCPU())
+		r.Quota = s.Quota.V.CPUsOn(cores)
 	}
 	if s.Probe != nil {
 		c.Probe, c.ProbeEvery = s.Probe.V.Path, s.Probe.V.Every
@@ -127,7 +126,7 @@ func assemble(s settings.Layer, at *yaml.Node, lang string) (Run, pending, error
 	if s.RuntimeFlags != nil && s.RuntimeFlags.V == settings.FlagsDefault {
 		r.RuntimeFlags = settings.FlagsDefault
 	}
-	assembleEnv(&r, s)
+	assembleEnv(&r, s, cores)
 	if err := assembleRate(&r, &pd, s); err != nil {
 		return r, pd, err
 	}
@@ -208,7 +207,7 @@ func fitsLanguage(rt, lang string) (ok, known bool) {
 // contract's default is 1); GOMAXPROCS and BACKLOG only where the cell asks, because an
 // unset GOMAXPROCS is itself an experiment (Go >= 1.25 then sizes it from
 // the CPU quota and affinity).
-func assembleEnv(r *Run, s settings.Layer) {
+func assembleEnv(r *Run, s settings.Layer, cores int) {
 	if s.Threads != nil {
 		r.Env["THREADS"] = s.Threads.V
 	}
@@ -216,9 +215,10 @@ func assembleEnv(r *Run, s settings.Layer) {
 		switch g := s.Gomaxprocs.V; g {
 		case "unset":
 		case "cores":
-			// The number of cores the runner sees, as `docker --cpus=1`
-			// left it visible to the published Go server (NumCPU: 4).
-			r.Env["GOMAXPROCS"] = strconv.Itoa(runtime.NumCPU())
+			// The number of cores the runner sees (or run --server-cores
+			// gives the server), as `docker --cpus=1` left it visible to
+			// the published Go server (NumCPU: 4).
+			r.Env["GOMAXPROCS"] = strconv.Itoa(cores)
 		default:
 			r.Env["GOMAXPROCS"] = g
 		}

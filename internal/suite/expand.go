@@ -22,7 +22,7 @@ import (
 // published table follow each other (a slow drift of a noisy machine then
 // hits both sides alike). langs gives each implementation's language, to
 // check runtime:; nil checks nothing.
-func (f *file) expand(scale string, langs map[string]string) ([]Run, []pending, result.Suite, error) {
+func (f *file) expand(scale string, langs map[string]string, cores int) ([]Run, []pending, result.Suite, error) {
 	var runs []Run
 	var pends []pending
 	var info result.Suite
@@ -31,7 +31,7 @@ func (f *file) expand(scale string, langs map[string]string) ([]Run, []pending, 
 	// which the full scale's cells give.
 	var atFull map[string]*Run
 	if scale != "full" {
-		full, _, _, err := f.expand("full", langs)
+		full, _, _, err := f.expand("full", langs, cores)
 		if err != nil {
 			return nil, nil, info, err
 		}
@@ -60,7 +60,7 @@ func (f *file) expand(scale string, langs map[string]string) ([]Run, []pending, 
 					continue
 				}
 				set := base.With(combo.layers...).With(c.layers...)
-				r, pd, err := assemble(set, e.node, langs[impl])
+				r, pd, err := assemble(set, e.node, langs[impl], cores)
 				if err != nil {
 					return nil, nil, info, err
 				}

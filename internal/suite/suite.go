@@ -1,10 +1,12 @@
 package suite
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 
@@ -41,6 +43,11 @@ type Options struct {
 	// MaxRuns is the most runs the suite may have at any scale, counted
 	// before it is expanded; 0 is DefaultMaxRuns.
 	MaxRuns int
+	// Cores is the machine's cores as the suite's `gomaxprocs: cores` and
+	// fractional quotas (0.25x) read them; 0 is the CPUs this process sees
+	// (runtime.NumCPU). run --server-cores N sets N: the published machine
+	// of N cores on a machine of more.
+	Cores int
 }
 
 // Load reads the suite file at path and expands it at opt.Scale. Every
@@ -88,7 +95,7 @@ func readSuite(path, scale string, opt Options) (*Suite, error) {
 	// full first: its errors (cells that select nothing, conclusions on
 	// missing runs) are about the file itself, not about a scale.
 	for _, sc := range []string{"full", "standard", "quick"} {
-		runs, pd, inf, err := f.expand(sc, opt.Languages)
+		runs, pd, inf, err := f.expand(sc, opt.Languages, cmp.Or(opt.Cores, runtime.NumCPU()))
 		if err != nil {
 			return nil, err
 		}
