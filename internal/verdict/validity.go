@@ -157,7 +157,7 @@ func (b Break) String() string {
 		s += " (" + b.Detail + ")"
 	}
 	switch {
-	case b.Flag == FlagAtOneRate:
+	case b.Flag == FlagAtOneRate || b.Flag == FlagAtCapacity:
 		// Said beside the verdict (AsPublished), but its detail says why,
 		// not the saturated rows' sentence below.
 	case b.AsPublished && b.Flag == result.FlagAcceptQueueOverflow:

@@ -156,6 +156,17 @@ func TestRateCapped(t *testing.T) {
 		{"both capped", sat, cell("c1000", 1000), cell("c100", 1000), Holds, "", "c1000 and c100: both kept up with one rate in 5 of 5 rounds", FlagRateCapped},
 		// Each kept up with a rate of its own: two floors, the ratio neither.
 		{"both capped, two rates", sat, openTrials("c1000", 1200, 1200, 1, 5, 1000), cell("c100", 1000), NotComparable, "", "c1000: capped at the rate", ""},
+		// Each kept up with 1 × its own capacity search (heysphere (a), as
+		// wrk2 -R at each server's maximum): the step above failed, so each
+		// carried its capacity; the ratio (1.2×) is graded as measured.
+		{"each at its own capacity", sat, searched(openTrials("c1000", 1200, 1200, 1, 5, 1000), "c1000", 1, 1240), searched(cell("c100", 1000), "c100", 1, 1030), DoesNotHold, "", "c1000: kept up with its own capacity in 5 of 5 rounds (its rate was 1 × its own capacity search, 1,200 req/s, whose step above (1,240 req/s) failed", FlagRateCapped},
+		// A fraction of its own capacity, or another run's: a floor still,
+		// over c=100's capacity, so the ratio is at least the measured 1.2×.
+		{"below its own capacity", sat, searched(openTrials("c1000", 1200, 1200, 1, 5, 1000), "c1000", 0.9, 1400), searched(cell("c100", 1000), "c100", 1, 1030), DoesNotHold, "lower", "c1000: capped at the rate", ""},
+		{"at another run's capacity", sat, searched(openTrials("c1000", 1200, 1200, 1, 5, 1000), "c100", 1, 1240), searched(cell("c100", 1000), "c100", 1, 1030), DoesNotHold, "lower", "c1000: capped at the rate", ""},
+		// Under a capacity of its own, c=1000's floor of 1.2× c=100's rate
+		// says nothing of a claim that c=1000 carries less.
+		{"a floor over a floor", sat, searched(openTrials("c1000", 1200, 1200, 1, 5, 1000), "c100", 1, 1240), searched(cell("c100", 1000), "c100", 0.5, 2100), NotComparable, "", "c100: capped at the rate", ""},
 		// c=100 fell behind too: both carried what they could.
 		{"neither capped", sat, cell("c1000", 650), cell("c100", 900), DoesNotHold, "", "", FlagRateCapped},
 		// c=100 fell 3 % short of its rate at 100 % of its CPU: its own
@@ -179,6 +190,18 @@ func TestRateCapped(t *testing.T) {
 			t.Errorf("%s: why %q says %q", tc.name, v.Why, tc.notIn)
 		}
 	}
+}
+
+// searched gives trials the rate_from of a capacity search of run at
+// fraction × its capacity (each trial's target ÷ fraction), with one failed
+// step at failed and the sustained one at the capacity.
+func searched(trials []*result.Trial, run string, fraction, failed float64) []*result.Trial {
+	for _, t := range trials {
+		c := t.Load.TargetRPS / fraction
+		t.RateFrom = &result.RateFrom{Run: run, Fraction: fraction, CapacityRPS: c, Method: result.RateFromSearch,
+			Search: &result.Capacity{CapacityRPS: c, Steps: []result.CapacityStep{{TargetRPS: failed * 1.2}, {TargetRPS: failed}, {TargetRPS: c, Sustained: true}}}}
+	}
+	return trials
 }
 
 // A trend of two points that are ratios (Node over Go at 100 and at 1,000
