@@ -282,3 +282,35 @@ func TestCutAtCap(t *testing.T) {
 		}
 	}
 }
+
+// A window shorter than the published latency is a floor of it only where
+// the run's backlog could grow: an open loop that kept up with its rate in
+// every round (heysphere (c)'s Go at 25 % on 15 cores) did not reach the
+// published 3.4 s, and a longer window would not have raised it.
+func TestShortWindowKeptUp(t *testing.T) {
+	c := result.Conclusion{Text: "Go reaches seconds", Metric: "latency_mean_ms", A: "g25", B: "g1", Claim: result.ClaimBand, Low: 10}
+	pub := map[string]float64{"latency_mean_ms": 3409}
+	short := func(ts []*result.Trial) []*result.Trial {
+		for _, tr := range ts {
+			tr.Load.DurationS = 1
+		}
+		return ts
+	}
+	for _, tc := range []struct {
+		name    string
+		g25     []*result.Trial
+		outcome string
+		floor   bool
+	}{
+		// Kept up: 3 ms against 1 ms measured, no floor: does not hold.
+		{"kept up", short(openTrials("g25", 1000, 1000, 1, 3, 100)), DoesNotHold, false},
+		// Behind its rate: a floor the 1 s window cuts; 30× holds as a bound.
+		{"behind", short(openTrials("g25", 1000, 700, 1, 30, 100)), Holds, true},
+	} {
+		runs := map[string]result.RunInfo{"g25": {ID: "g25", OpenLoop: true, Published: pub}, "g1": {ID: "g1", OpenLoop: true}}
+		v := Evaluate(c, runs, map[string][]*result.Trial{"g25": tc.g25, "g1": short(openTrials("g1", 1000, 1000, 1, 1, 100))}, 1)
+		if v.Outcome != tc.outcome || strings.Contains(v.Why, FlagShortWindow) != tc.floor {
+			t.Errorf("%s: %q (%s), want %q with the short-window floor %v", tc.name, v.Outcome, v.Why, tc.outcome, tc.floor)
+		}
+	}
+}
