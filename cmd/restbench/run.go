@@ -36,7 +36,7 @@ func newRun(g *globals) *cobra.Command {
 	fs.IntVar(&f.trials, "trials", 0, "trials per run, exactly: no rounds added while a conclusion is undecided (default: as the suite says, usually 3)")
 	fs.DurationVar(&f.ready, "ready-timeout", launch.ReadyTimeout, "how long a server may take to answer GET /status")
 	fs.Float64Var(&f.serverCPU, "server-cpu", 0, "run every server at this fraction of its CPU time (a cgroup quota over 10 ms periods): the stand-in for a machine whose server is slower, e.g. 0.5 (docs/results.md, placement.server_cpu)")
-	fs.IntVar(&f.serverCores, "server-cores", 0, "place every pinned server that names no CPUs of its own on the first N usable CPUs and the generator on the rest: the published machine's cores on a machine of more, e.g. 4 on 16 (docs/multicore); a server asking for more threads is not run")
+	fs.IntVar(&f.serverCores, "server-cores", 0, "run as on the published machine of N cores, on a machine of more (e.g. 4 on 16, docs/multicore): a pinned server that names no CPUs of its own on the first N usable CPUs and the generator on the rest, a shared run on the first N, gomaxprocs: cores read as N; a server asking for more threads is not run")
 	fs.IntVar(&f.maxRuns, "max-runs", suite.DefaultMaxRuns, "refuse a suite with more runs than this at any scale, counted before it is expanded (a typo in a matrix can make billions)")
 	c.RunE = func(c *cobra.Command, files []string) error {
 		return runSuites(c.Context(), g, files, f, fs)
