@@ -44,11 +44,11 @@ type Options struct {
 	// stand-in for a slower machine that checks a suite gives the same
 	// answers there (issue 24). 0 leaves servers as the suite says.
 	ServerCPU float64
-	// ServerCores, when > 0, places every pinned server that names no CPUs
-	// of its own on the first ServerCores usable CPUs and the generator on
-	// the others (serverCores): a machine of more cores run as the
-	// published machine of ServerCores, for docs/multicore. 0: the default
-	// placement, the generator on the last CPU.
+	// ServerCores, when > 0, runs a machine of more cores as the published
+	// machine of ServerCores, for docs/multicore (serverCores): a pinned
+	// server that names no CPUs of its own on the first ServerCores usable
+	// CPUs and the generator on the others, a shared run on the first
+	// ServerCores. 0: the suite's placement as it stands.
 	ServerCores int
 	Command     string // the command line, for env.json
 

@@ -257,8 +257,9 @@ func breaks(id, key string, info result.RunInfo, trials []*result.Trial) ([]Brea
 }
 
 // keptUpAll says whether every trial of a run is an open loop that kept up
-// with its rate and left nothing unfinished (no behind-schedule,
-// connection-bound or censored flag): its latency then came from a queue
+// with its rate and left nothing unfinished (none of the flags the window
+// rule models, windowFlags: behind-schedule, connection-bound, censored):
+// its latency then came from a queue
 // that did not grow, so a longer window would not have raised it, and a
 // published latency longer than the window is one this run did not reach,
 // not one its window cut (heysphere (c)'s Go at 25 % on the 16-core VM:
@@ -266,22 +267,11 @@ func breaks(id, key string, info result.RunInfo, trials []*result.Trial) ([]Brea
 // behind on 4 cores). A closed loop, or any round behind, keeps the
 // window's floor.
 func keptUpAll(trials []*result.Trial) bool {
-	n := 0
-	for _, t := range trials {
-		if t.Status != result.StatusOK || t.Load == nil {
-			continue
-		}
-		if t.Load.TargetRPS <= 0 {
-			return false
-		}
-		for _, f := range slices.Concat(t.Flags, t.Load.Flags) {
-			if f == result.FlagBehindSchedule || f == result.FlagConnectionBound || f == result.FlagCensored {
-				return false
-			}
-		}
-		n++
-	}
-	return n > 0
+	n, of, _ := countTrials(trials, func(t *result.Trial) bool {
+		windowed := func(f string) bool { return slices.Contains(windowFlags, f) }
+		return t.Load.TargetRPS > 0 && !slices.ContainsFunc(slices.Concat(t.Flags, t.Load.Flags), windowed)
+	})
+	return of > 0 && n == of
 }
 
 // asPublished is what flag does to a figure of class on a run whose

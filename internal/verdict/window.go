@@ -72,7 +72,7 @@ const FlagAtCapacity = "kept up with its own capacity"
 // a capacity search took 1 × its own, and gives the lowest failed step
 // above the rate of the last one ("no step" when the search had none).
 func atOwnCapacity(id string, trials []*result.Trial) (above string, ok bool) {
-	n := 0
+	var last *result.RateFrom
 	for _, t := range trials {
 		if t.Status != result.StatusOK || t.Load == nil || t.Load.TargetRPS <= 0 {
 			continue
@@ -81,19 +81,21 @@ func atOwnCapacity(id string, trials []*result.Trial) (above string, ok bool) {
 		if rf == nil || rf.Method != result.RateFromSearch || rf.Run != id || math.Abs(rf.Fraction-1) > 0.001 || rf.Search == nil {
 			return "", false
 		}
-		n++
-		above = "no step"
-		low := math.Inf(1)
-		for _, st := range rf.Search.Steps {
-			if !st.Sustained && st.TargetRPS > rf.CapacityRPS && st.TargetRPS < low {
-				low = st.TargetRPS
-			}
-		}
-		if !math.IsInf(low, 1) {
-			above = metric.Thousands(low) + " req/s"
+		last = rf
+	}
+	if last == nil {
+		return "", false
+	}
+	low := math.Inf(1)
+	for _, st := range last.Search.Steps {
+		if !st.Sustained && st.TargetRPS > last.CapacityRPS && st.TargetRPS < low {
+			low = st.TargetRPS
 		}
 	}
-	return above, n > 0
+	if math.IsInf(low, 1) {
+		return "no step", true
+	}
+	return metric.Thousands(low) + " req/s", true
 }
 
 // FlagAtOneRate is not a trial's flag but a claim's: a req/s ratio of two
