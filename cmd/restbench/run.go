@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
+	"restbench/internal/cpu"
 	"restbench/internal/launch"
 	"restbench/internal/runner"
 	"restbench/internal/server"
@@ -37,6 +38,7 @@ func newRun(g *globals) *cobra.Command {
 	fs.DurationVar(&f.ready, "ready-timeout", launch.ReadyTimeout, "how long a server may take to answer GET /status")
 	fs.Float64Var(&f.serverCPU, "server-cpu", 0, "run every server at this fraction of its CPU time (a cgroup quota over 10 ms periods): the stand-in for a machine whose server is slower, e.g. 0.5 (docs/results.md, placement.server_cpu)")
 	fs.IntVar(&f.serverCores, "server-cores", 0, "run as on the published machine of N cores, on a machine of more (e.g. 4 on 16, docs/multicore): a pinned server that names no CPUs of its own on the first N usable CPUs and the generator on the rest, a shared run on the first N, gomaxprocs: cores read as N; a server asking for more threads is not run")
+	fs.StringVar(&f.idle, "idle", cpu.IdlePoll, "the CPUs' idle states while the suites run: poll (hold /dev/cpu_dma_latency at 0 µs, as tuned's latency-performance profile does: a halted vCPU wakes through the hypervisor, which on small VMs slowed and scattered every load; needs root, else a warning) or default (as the machine sets them); env.json records which held")
 	fs.IntVar(&f.maxRuns, "max-runs", suite.DefaultMaxRuns, "refuse a suite with more runs than this at any scale, counted before it is expanded (a typo in a matrix can make billions)")
 	c.RunE = func(c *cobra.Command, files []string) error {
 		return runSuites(c.Context(), g, files, f, fs)
@@ -47,6 +49,7 @@ func newRun(g *globals) *cobra.Command {
 // runFlags are restbench run's flags.
 type runFlags struct {
 	scale, out, only string
+	idle             string
 	resume           bool
 	trials, maxRuns  int
 	serverCores      int
@@ -65,6 +68,7 @@ func runSuites(ctx context.Context, g *globals, files []string, f *runFlags, fs 
 		rangeCheck{"server-cpu", f.serverCPU < 0 || f.serverCPU > 1 || fs.Changed("server-cpu") && f.serverCPU == 0, "a fraction above 0 and at most 1, e.g. 0.5"},
 		rangeCheck{"server-cores", fs.Changed("server-cores") && f.serverCores < 1, "1 or more CPUs for the server, one fewer than the machine has at most"},
 		rangeCheck{"scale", !slices.Contains(suite.Scales, f.scale), strings.Join(suite.Scales, ", ")},
+		rangeCheck{"idle", f.idle != cpu.IdlePoll && f.idle != cpu.IdleDefault, cpu.IdlePoll + " or " + cpu.IdleDefault},
 	); err != nil {
 		return err
 	}
@@ -96,7 +100,7 @@ func runSuites(ctx context.Context, g *globals, files []string, f *runFlags, fs 
 	for _, s := range suites {
 		fmt.Fprintf(os.Stderr, "== %s (%s) at %s scale: %d runs\n", s.Name, s.File, s.Scale, len(s.Runs))
 		o, err := runner.Run(ctx, s, runner.Options{
-			Manifest: m, Runtimes: lock, Out: f.out, Resume: f.resume, Only: f.only, Trials: f.trials, ServerCPU: f.serverCPU, ServerCores: f.serverCores,
+			Manifest: m, Runtimes: lock, Out: f.out, Resume: f.resume, Only: f.only, Trials: f.trials, ServerCPU: f.serverCPU, ServerCores: f.serverCores, Idle: f.idle,
 			Command: "restbench " + strings.Join(g.args, " "), ReadyTimeout: f.ready,
 			Log: os.Stderr, BuildLog: logTo(g), Bar: bar,
 			// Rounds go on past the suite's trials, up to max_trials and

@@ -18,6 +18,10 @@ type Env struct {
 	Runtimes map[string]Runtime `json:"runtimes,omitempty"`
 	Scale    string             `json:"scale"`
 	Command  string             `json:"command"`
+	// Idle is the CPUs' idle states while the suite ran: "poll (...)" when
+	// restbench held the kernel's wake-up latency at 0 µs (cpu.HoldPollIdle),
+	// "default (...)" otherwise; empty in results from before 2026-11-27.
+	Idle string `json:"idle,omitempty"`
 }
 
 // Suite is the suite as it was run: suite.json in a results folder, so the

@@ -51,6 +51,10 @@ type Options struct {
 	// ServerCores. 0: the suite's placement as it stands.
 	ServerCores int
 	Command     string // the command line, for env.json
+	// Idle is cpu.IdlePoll (also ""): hold every CPU in its polling idle
+	// state while the suite runs (cpu.HoldPollIdle), or cpu.IdleDefault:
+	// leave the machine's idle states. env.json records which held.
+	Idle string
 
 	ReadyTimeout time.Duration // how long a server may take to answer /status; default launch.ReadyTimeout
 	StopGrace    time.Duration // SIGTERM to SIGKILL; default 3s
@@ -83,6 +87,7 @@ type Runner struct {
 	searches map[string]searched
 	prog     *progress
 	info     result.Suite // suite.json, rewritten as experiments finish
+	idle     string       // the idle states in force, for env.json
 }
 
 // Outcome is what a suite run produced.
@@ -103,6 +108,9 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 	}
 	if opt.Out == "" {
 		opt.Out = "results"
+	}
+	if opt.Idle != "" && opt.Idle != cpu.IdlePoll && opt.Idle != cpu.IdleDefault {
+		return nil, fmt.Errorf("runner: idle %q: want %s or %s", opt.Idle, cpu.IdlePoll, cpu.IdleDefault)
 	}
 	if opt.StopGrace <= 0 {
 		opt.StopGrace = 3 * time.Second
@@ -149,6 +157,18 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 		return nil, err
 	}
 	r := &Runner{opt: opt, suite: s, folder: f, allowed: allowed, loads: map[string][]*result.Load{}, searches: map[string]searched{}}
+	// Every trial, search and cross-check of the suite runs with the same
+	// idle states: a request's wake-ups cross between the generator's CPUs
+	// and the server's, and a halted vCPU wakes through the hypervisor.
+	r.idle = cpu.DefaultIdle()
+	if opt.Idle != cpu.IdleDefault {
+		release, state := cpu.HoldPollIdle()
+		defer release()
+		r.idle = state
+		if !strings.HasPrefix(state, cpu.IdlePoll) {
+			fmt.Fprintf(opt.Log, "warning: %s\n", state)
+		}
+	}
 	r.launch = &launch.Launcher{Manifest: opt.Manifest, Runtimes: opt.Runtimes, Log: opt.Log, BuildLog: opt.BuildLog, ReadyTimeout: opt.ReadyTimeout}
 	if err := r.installRuntimes(ctx, runs); err != nil {
 		return nil, err
@@ -203,9 +223,13 @@ func (r *Runner) writeHeader(runs []suite.Run, resumed bool) error {
 	if !resumed || result.ReadJSON(envPath, &old) != nil {
 		env := environment(r.opt.Manifest, ids, r.suite.Scale, r.opt.Command)
 		env.Runtimes = r.runtimeRecords()
+		env.Idle = r.idle
 		if err := result.WriteJSON(envPath, env); err != nil {
 			return err
 		}
+	} else if mode, _, _ := strings.Cut(r.idle, " "); old.Idle != "" && !strings.HasPrefix(old.Idle, mode+" ") {
+		// env.json stays the first invocation's: say that these trials differ.
+		fmt.Fprintf(r.opt.Log, "warning: resuming %s, whose trials ran with idle states %q, with %q: pass --idle as it was\n", r.folder.dir, old.Idle, r.idle)
 	}
 	info := r.suite.Info
 	info.Experiments = slices.Clone(info.Experiments)

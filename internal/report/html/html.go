@@ -63,8 +63,8 @@ type htmlSuite struct {
 }
 
 func envLine(e result.Env) string {
-	return fmt.Sprintf("%s, %s, %d cores, %s %s, Go %s, Node %s, restbench %s", model.FirstNonEmpty(e.Host, "unknown host"),
-		model.FirstNonEmpty(e.CPUModel, "unknown CPU"), e.Cores, e.OS, e.Kernel, e.Go, e.Node, e.Restbench)
+	return fmt.Sprintf("%s, %s, %d cores, %s %s, idle states %s, Go %s, Node %s, restbench %s", model.FirstNonEmpty(e.Host, "unknown host"),
+		model.FirstNonEmpty(e.CPUModel, "unknown CPU"), e.Cores, e.OS, e.Kernel, model.FirstNonEmpty(e.Idle, "not recorded"), e.Go, e.Node, e.Restbench)
 }
 
 // Write writes report.html: every suite's charts (the specs of cs),

@@ -38,12 +38,12 @@ func Write(w io.Writer, suites []*model.SuiteReport, charts chart.Drawn) error {
 
 func writeEnvs(b *strings.Builder, suites []*model.SuiteReport) {
 	fmt.Fprintf(b, "## Environment\n\n")
-	fmt.Fprintf(b, "| suite | created | host | CPU | cores | OS / kernel | Go | Node | restbench | scale |\n")
-	fmt.Fprintf(b, "|---|---|---|---|---:|---|---|---|---|---|\n")
+	fmt.Fprintf(b, "| suite | created | host | CPU | cores | OS / kernel | idle states | Go | Node | restbench | scale |\n")
+	fmt.Fprintf(b, "|---|---|---|---|---:|---|---|---|---|---|---|\n")
 	row := func(s *model.SuiteReport, where string, e result.Env) {
-		fmt.Fprintf(b, "| [%s](#%s)%s | %s | %s | %s | %d | %s | %s | %s | %s | %s |\n",
+		fmt.Fprintf(b, "| [%s](#%s)%s | %s | %s | %s | %d | %s | %s | %s | %s | %s | %s |\n",
 			model.Cell(s.Suite.Name), model.Anchor(s.Suite.Name), where, envCreated(e), model.Cell(e.Host), model.Cell(e.CPUModel), e.Cores,
-			model.Cell(strings.TrimSpace(e.OS+" "+e.Kernel)), model.Cell(e.Go), model.Cell(e.Node), model.Cell(e.Restbench), model.Cell(model.FirstNonEmpty(e.Scale, s.Suite.Scale)))
+			model.Cell(strings.TrimSpace(e.OS+" "+e.Kernel)), model.Cell(model.FirstNonEmpty(e.Idle, "not recorded")), model.Cell(e.Go), model.Cell(e.Node), model.Cell(e.Restbench), model.Cell(model.FirstNonEmpty(e.Scale, s.Suite.Scale)))
 	}
 	for _, s := range suites {
 		row(s, "", s.Env)
