@@ -157,9 +157,14 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 		return nil, err
 	}
 	r := &Runner{opt: opt, suite: s, folder: f, allowed: allowed, loads: map[string][]*result.Load{}, searches: map[string]searched{}}
+	r.launch = &launch.Launcher{Manifest: opt.Manifest, Runtimes: opt.Runtimes, Log: opt.Log, BuildLog: opt.BuildLog, ReadyTimeout: opt.ReadyTimeout}
+	if err := r.installRuntimes(ctx, runs); err != nil {
+		return nil, err
+	}
 	// Every trial, search and cross-check of the suite runs with the same
 	// idle states: a request's wake-ups cross between the generator's CPUs
 	// and the server's, and a halted vCPU wakes through the hypervisor.
+	// Held from here, not while runtimes download: a polling CPU spins.
 	r.idle = cpu.DefaultIdle()
 	if opt.Idle != cpu.IdleDefault {
 		release, state := cpu.HoldPollIdle()
@@ -168,10 +173,6 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 		if !strings.HasPrefix(state, cpu.IdlePoll) {
 			fmt.Fprintf(opt.Log, "warning: %s\n", state)
 		}
-	}
-	r.launch = &launch.Launcher{Manifest: opt.Manifest, Runtimes: opt.Runtimes, Log: opt.Log, BuildLog: opt.BuildLog, ReadyTimeout: opt.ReadyTimeout}
-	if err := r.installRuntimes(ctx, runs); err != nil {
-		return nil, err
 	}
 	if err := r.writeHeader(runs, resumed); err != nil {
 		return nil, err
