@@ -50,6 +50,13 @@ func HoldPollIdle() (release func(), state string) {
 	return func() { f.Close() }, fmt.Sprintf("%s (%s held at 0 µs; %s)", IdlePoll, QoSDevice, driver)
 }
 
+// ModeOf is the mode a state of HoldPollIdle or DefaultIdle (env.json's
+// idle) names: IdlePoll, IdleDefault, or "" for an empty state.
+func ModeOf(state string) string {
+	mode, _, _ := strings.Cut(state, " ")
+	return mode
+}
+
 // DefaultIdle is the state of a run that does not hold the device.
 func DefaultIdle() string {
 	return fmt.Sprintf("%s (%s; %s not held)", IdleDefault, idleDriver(), QoSDevice)

@@ -31,9 +31,9 @@ func TestHoldPollIdle(t *testing.T) {
 		f.Close()
 	}
 	release, state := HoldPollIdle()
-	if !strings.HasPrefix(state, IdlePoll+" (") {
+	if !strings.HasPrefix(state, IdlePoll+" (") || ModeOf(state) != IdlePoll {
 		release()
-		t.Fatalf("state = %q, want it to start with %q", state, IdlePoll+" (")
+		t.Fatalf("state = %q (mode %q), want it to start with %q", state, ModeOf(state), IdlePoll+" (")
 	}
 	if got := qosTarget(t); got != 0 {
 		release()
@@ -57,5 +57,13 @@ func TestHoldPollIdleWithoutDevice(t *testing.T) {
 	}
 	if d := DefaultIdle(); !strings.HasPrefix(d, IdleDefault+" (") || !strings.Contains(d, "not held") {
 		t.Errorf("DefaultIdle() = %q", d)
+	}
+	for _, s := range []string{state, DefaultIdle()} {
+		if m := ModeOf(s); m != IdleDefault {
+			t.Errorf("ModeOf(%q) = %q, want %q", s, m, IdleDefault)
+		}
+	}
+	if m := ModeOf(""); m != "" {
+		t.Errorf("ModeOf(\"\") = %q, want \"\"", m)
 	}
 }

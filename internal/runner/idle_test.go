@@ -18,7 +18,7 @@ func TestRunRecordsIdle(t *testing.T) {
 	// kernel or container that has it): the test expects what it allows.
 	release, state := cpu.HoldPollIdle()
 	release()
-	canHold := strings.HasPrefix(state, cpu.IdlePoll+" ")
+	canHold := cpu.ModeOf(state) == cpu.IdlePoll
 	asked := "default (" // what poll gives where this machine refuses
 	if canHold {
 		asked = "poll ("

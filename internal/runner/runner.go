@@ -170,7 +170,7 @@ func Run(ctx context.Context, s *suite.Suite, opt Options) (*Outcome, error) {
 		release, state := cpu.HoldPollIdle()
 		defer release()
 		r.idle = state
-		if !strings.HasPrefix(state, cpu.IdlePoll) {
+		if cpu.ModeOf(state) != cpu.IdlePoll {
 			fmt.Fprintf(opt.Log, "warning: %s\n", state)
 		}
 	}
@@ -228,7 +228,7 @@ func (r *Runner) writeHeader(runs []suite.Run, resumed bool) error {
 		if err := result.WriteJSON(envPath, env); err != nil {
 			return err
 		}
-	} else if mode, _, _ := strings.Cut(r.idle, " "); old.Idle != "" && !strings.HasPrefix(old.Idle, mode+" ") {
+	} else if old.Idle != "" && cpu.ModeOf(old.Idle) != cpu.ModeOf(r.idle) {
 		// env.json stays the first invocation's: say that these trials differ.
 		fmt.Fprintf(r.opt.Log, "warning: resuming %s, whose trials ran with idle states %q, with %q: pass --idle as it was\n", r.folder.dir, old.Idle, r.idle)
 	}
