@@ -38,7 +38,7 @@ func newCapacity(g *globals) *cobra.Command {
 		Long:  capacityUsage,
 	}
 	fs := c.Flags()
-	lf := addLoadFlags(fs, "duration of each step's measured part (default 5s)", "requests", "rate")
+	lf := addLoadFlags(fs, "duration of each step's measured part (default 5s)", "requests", "rate", "drain")
 	fs.Var(loadflags.Seconds{D: &opt.P99}, "p99", "a sustained step's p99 latency is at most this, e.g. 50ms (default: no bound)")
 	fs.Float64Var(&opt.Start, "start", 0, "first target rate in requests/s (default: a closed-loop step's req/s)")
 	opt.Pause = capacity.DefaultPause

@@ -52,6 +52,7 @@ func (f *loadFlags) config(cmd string, args []string) (load.Config, error) {
 		rangeCheck{"timeout", cfg.Timeout <= 0, "a positive duration, e.g. 30s"},
 		rangeCheck{"threads", given("threads") && cfg.Threads < 1, "1 or more threads (leave it out for one per usable CPU)"},
 		rangeCheck{"max-connections", given("max-connections") && cfg.MaxConnections < cfg.Connections, fmt.Sprintf("at least -c %d", cfg.Connections)},
+		rangeCheck{"drain", cfg.Drain < 0 && cfg.Drain != load.NoDrain, "0 (none, as wrk2) or a positive duration"},
 		rangeCheck{"expect", cfg.Expect < 100 || cfg.Expect > 599, "an HTTP status, 100 to 599"},
 	); err != nil {
 		return cfg, err

@@ -45,6 +45,7 @@ func TestUsageErrorsBeforeWork(t *testing.T) {
 		{"-t -3", cmdLoad, []string{"-t", "-3"}, "-t -3: use 1 or more"},
 		{"--timeout -1s", cmdLoad, []string{"--timeout", "-1s"}, "--timeout -1s: use a positive duration"},
 		{"--warmup -1s", cmdLoad, []string{"--warmup", "-1s"}, "--warmup -1s: use 0 or a positive"},
+		{"--drain -1s", cmdLoad, []string{"-R", "10", "--drain", "-1s"}, "--drain -1s: use 0 (none, as wrk2) or a positive"},
 		{"--expect 42", cmdLoad, []string{"--expect", "42"}, "--expect 42: use an HTTP status"},
 		{"--max-connections below -c", cmdLoad, []string{"-R", "10", "--max-connections", "2"}, "--max-connections 2: use at least -c 10"},
 		{"-n 0", cmdLoad, []string{"-n", "0"}, "-n 0: use 1 or more"},

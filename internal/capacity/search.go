@@ -153,6 +153,10 @@ func Search(ctx context.Context, eng engine.Engine, cfg load.Config, opt Options
 		}
 		c := cfg
 		c.Rate, c.Progress, c.Warmup = rate, nil, max(c.Warmup, opt.MinWarmup)
+		// A step judges its window's rate, and a step above the capacity
+		// would wait out its whole drain: the pause, not a drain, lets the
+		// server catch up between steps.
+		c.Drain = load.NoDrain
 		if window > 0 {
 			c.Duration = window
 		}

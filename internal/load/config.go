@@ -39,7 +39,15 @@ type Config struct {
 	// carry). Default Connections: wrk2's fixed set, so that results stay
 	// comparable; arrivals then wait, and what is never sent is Missed.
 	MaxConnections int
-	KeepAlive      bool // false: a new connection per request (ab without -k)
+	// Drain is how long an open loop waits, once its window has closed,
+	// for the requests still in flight to respond: each that does is filed
+	// with its whole latency and counted as drained (vegeta waits for every
+	// request in flight, k6 for its gracefulStop), so that a short window
+	// censors no more of the tail than a long one. Zero: DefaultDrain of
+	// the window; NoDrain: the window closes on what is in flight, as
+	// wrk2's does. A closed loop never drains (wrk's close).
+	Drain     time.Duration
+	KeepAlive bool // false: a new connection per request (ab without -k)
 	// MaxDialing bounds the TCP handshakes in flight while a keep-alive
 	// load opens its connections, before the clock starts; default
 	// DefaultMaxDialing (why that number: pool.go).
@@ -69,4 +77,23 @@ type Config struct {
 	// an HdrHistogram interval log (result.HlogWriter), written as
 	// each second ends: the generator keeps no second longer than it must.
 	Hlog io.Writer `json:"-"`
+}
+
+// NoDrain, as Config.Drain, closes an open loop's window on the requests in
+// flight, as wrk2 does: their ages then are lower bounds (unfinished).
+const NoDrain time.Duration = -1
+
+// DefaultDrain is the longest an open loop of window w and per-request
+// timeout waits for its requests in flight after the window closes: a
+// tenth of the window, at least 100 ms, at most the timeout. A server that
+// keeps its schedule has them all back within about one latency, and one
+// that fell behind only the few its connections hold (the rest of its
+// backlog was never sent: missed): heysphere (c)'s overloaded Node cells
+// hold 77-125, about 40 ms of its capacity. The tenth is for a stall near
+// the close (25-75 ms in heysphere (b)'s 2-4 s windows on 2026-11-27, which
+// left 1.2-1.9 % of the responses unfinished and the cells flagged
+// censored), and keeps a cell at most 10 % longer than its window where
+// the server has stopped answering.
+func DefaultDrain(w, timeout time.Duration) time.Duration {
+	return min(timeout, max(100*time.Millisecond, w/10))
 }

@@ -59,6 +59,8 @@ type loop struct {
 	cpuNS      int64 // thread CPU time during the measured part
 	ticketsOut bool  // -n: every measured request has been sent
 	closedAt   int64 // when this loop closed the window (ns since base); 0: it ran out of requests (-n)
+	draining   bool  // the window has closed and the loop waits for what is in flight (Config.Drain)
+	drainedAt  int64 // when the drain ended, or its last response came (ns since base); 0: the loop did not drain
 	nextCheck  int64 // next scan for timed-out requests
 }
 
@@ -116,8 +118,23 @@ func (l *loop) run() {
 			unix.Getrusage(unix.RUSAGE_THREAD, &l.cpuStart)
 		}
 		if now >= g.end || g.stop.Load() {
-			l.closeWindow(min(now, g.end))
-			break
+			if !l.draining && now >= g.end && l.drains() && l.inflight > 0 && !g.stop.Load() {
+				// The window is closed: nothing more is sent, what was due
+				// and never sent is missed, and the loop waits for the
+				// requests in flight (finish files them as drained).
+				l.draining = true
+				l.censorMissed(g.end)
+			}
+			if !l.draining {
+				at := min(now, g.end)
+				l.closeWindow(at, at)
+				break
+			}
+			if l.inflight == 0 || now >= g.end+g.drain || g.stop.Load() {
+				l.drainedAt = now
+				l.closeWindow(g.end, now)
+				break
+			}
 		}
 		if l.ticketsOut && l.inflight == 0 {
 			break
@@ -208,6 +225,9 @@ func (l *loop) startDue(now int64) {
 // waitUntil is when the loop must wake even if no socket is ready.
 func (l *loop) waitUntil(now int64) int64 {
 	g := l.g
+	if l.draining {
+		return min(l.nextCheck, now+10e6, g.end+g.drain)
+	}
 	t := min(l.nextCheck, now+10e6, g.end) // wake at least every 10 ms for Ctrl-C
 	if now < g.warmEnd {
 		t = min(t, g.warmEnd)
@@ -302,20 +322,38 @@ func (l *loop) finish(c *conn, class int, now int64) {
 	g := l.g
 	l.inflight--
 	c.state = idle
-	if now >= g.end {
-		// Completed after the window closed (a late event of the last
-		// batch): at the close it was still in flight.
-		c.busy = true
-		l.streamsAt(now)[c.target].censor(g.end - c.intended)
-		l.inWindow += g.end - max(c.intended, g.warmEnd)
-		return
-	}
 	if class == okResponse {
 		if c.resp.Status != g.expect {
 			class = errStatus
 		} else if g.expectJSON && !json.Valid(c.resp.Body) {
 			class = errBody
 		}
+	}
+	if now >= g.end {
+		// In flight when the window closed.
+		c.busy = true
+		l.inWindow += g.end - max(c.intended, g.warmEnd)
+		s := l.streamsAt(now)[c.target]
+		switch {
+		case !l.drains():
+			// Without a drain (a late event of the last batch): at the
+			// close it was unfinished, and its age then is what is known.
+			s.censor(g.end - c.intended)
+		case class == errConnect || class == errTimeout || class == errRead:
+			// The drain waits for responses: a request that fails in it
+			// is as unfinished as one the drain gave up on, its age now a
+			// lower bound; the error counts are the window's.
+			s.censor(now - c.intended)
+		default:
+			s.record(class, c.resp.Status, now-c.intended, now-c.sentAt)
+			s.bytes += c.got
+			s.drained++
+			if class != okResponse {
+				s.drainedBad++
+			}
+			l.drainedAt = max(l.drainedAt, now)
+		}
+		return
 	}
 	if c.firstResp < 0 && (class == okResponse || class >= errStatus) {
 		c.firstResp = now - c.dialedAt
@@ -405,7 +443,10 @@ func (l *loop) expire(now int64) {
 // then is a lower bound of its latency. In the open loop every arrival due
 // before then that never went out is missed, and its wait so far is a lower
 // bound too; both go to the censored series (docs/results.md).
-func (l *loop) closeWindow(at int64) {
+//
+// A drain closes the window at the same instant and calls this when it
+// ends, at now: what it left in flight is unfinished with its age now.
+func (l *loop) closeWindow(at, now int64) {
 	l.closedAt = at
 	streams := l.streamsAt(at)
 	for _, c := range l.conns {
@@ -417,9 +458,19 @@ func (l *loop) closeWindow(at int64) {
 				c.busy = true
 				l.inWindow += at - max(c.intended, l.g.warmEnd)
 			}
-			streams[c.target].censor(at - c.intended)
+			streams[c.target].censor(now - c.intended)
 		}
 	}
+	l.censorMissed(at)
+}
+
+// drains says whether this loop waits for its requests in flight after the
+// window closes: an open loop with a drain (Config.Drain).
+func (l *loop) drains() bool { return l.interval > 0 && l.g.drain > 0 }
+
+// censorMissed files every arrival of the open loop due before at that was
+// never sent as missed, its wait until at a lower bound of its latency.
+func (l *loop) censorMissed(at int64) {
 	if l.interval > 0 {
 		for due := l.due(l.arrival); due < at; due = l.due(l.arrival) {
 			// A -n load owes its n requests and no more: a missed arrival

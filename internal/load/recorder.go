@@ -28,6 +28,8 @@ type stream struct {
 	requests   int64
 	responses  int64
 	unfinished int64
+	drained    int64 // responses filed in the drain, after the window (Stats.Drained)
+	drainedBad int64 // ... of which status or body errors
 	errs       result.Errors
 	status     [600]int64
 	bytes      int64
@@ -81,6 +83,8 @@ func (s *stream) merge(o *stream) {
 	s.censored.Merge(o.censored)
 	s.requests += o.requests
 	s.unfinished += o.unfinished
+	s.drained += o.drained
+	s.drainedBad += o.drainedBad
 	s.responses += o.responses
 	s.errs.Add(o.errs)
 	for i, n := range o.status {
@@ -89,8 +93,9 @@ func (s *stream) merge(o *stream) {
 	s.bytes += o.bytes
 }
 
-// stats turns s into the result form; rps is responses per second of
-// seconds, ok_rps the responses that passed validation.
+// stats turns s into the result form; rps is the window's responses per
+// second of seconds (the drained came after it), ok_rps those of them that
+// passed validation.
 func (s *stream) stats(seconds float64) (*result.Stats, error) {
 	st := &result.Stats{
 		Requests:    s.requests,
@@ -100,6 +105,7 @@ func (s *stream) stats(seconds float64) (*result.Stats, error) {
 		BytesRead:   s.bytes,
 		Latency:     result.Summarize(s.hist),
 		Unfinished:  s.unfinished,
+		Drained:     s.drained,
 	}
 	for code, n := range s.status {
 		if n > 0 {
@@ -107,8 +113,9 @@ func (s *stream) stats(seconds float64) (*result.Stats, error) {
 		}
 	}
 	if seconds > 0 {
-		st.RPS = float64(s.responses) / seconds
-		st.OKRPS = float64(s.responses-s.errs.Status-s.errs.Body) / seconds
+		inWindow := s.responses - s.drained
+		st.RPS = float64(inWindow) / seconds
+		st.OKRPS = float64(inWindow-(s.errs.Status+s.errs.Body-s.drainedBad)) / seconds
 	}
 	var err error
 	if st.Histogram, err = result.EncodeHistogram(s.hist); err != nil {

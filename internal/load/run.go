@@ -32,6 +32,7 @@ type generator struct {
 	rate       float64 // open loop: requests/s; 0: closed loop
 	warmEnd    int64   // the measured window opens here
 	end        int64   // the window closes here; MaxInt64: no time limit (-n)
+	drain      int64   // open loop: how long after end it waits for what is in flight (Config.Drain); 0: not at all
 	seconds    int     // length of the timeline; 0: unknown (-n)
 	max        int64   // measured requests to send; 0: no limit
 	base       time.Time
@@ -83,6 +84,9 @@ func withDefaults(cfg Config) Config {
 	if cfg.MaxDialing <= 0 {
 		cfg.MaxDialing = DefaultMaxDialing
 	}
+	if cfg.Drain == 0 && cfg.Rate > 0 && cfg.Duration > 0 {
+		cfg.Drain = DefaultDrain(cfg.Duration, cfg.Timeout)
+	}
 	if cfg.Threads <= 0 {
 		cfg.Threads = runtime.GOMAXPROCS(0)
 		if len(cfg.CPUs) > 0 {
@@ -123,7 +127,7 @@ func Run(ctx context.Context, cfg Config) (*result.Load, error) {
 // the warm-up.
 func warmThenCount(ctx context.Context, cfg Config) (*result.Load, error) {
 	warm := cfg
-	warm.Duration, warm.Warmup, warm.MaxRequests = cfg.Warmup, 0, 0
+	warm.Duration, warm.Warmup, warm.MaxRequests, warm.Drain = cfg.Warmup, 0, 0, NoDrain
 	warm.Probe, warm.Hlog, warm.Progress = "", nil, nil
 	wres, err := generate(ctx, warm)
 	if err != nil {
@@ -282,6 +286,9 @@ func newGenerator(cfg *Config, ep endpoint, targets []target, stop *atomic.Bool)
 	if cfg.Duration > 0 {
 		g.end = g.warmEnd + int64(cfg.Duration)
 		g.seconds = int((cfg.Duration + time.Second - 1) / time.Second)
+		if cfg.Rate > 0 && cfg.Drain > 0 {
+			g.drain = int64(cfg.Drain)
+		}
 	}
 	g.addr = ep.addr
 	return g
@@ -393,6 +400,9 @@ func (g *generator) result(cfg *Config, stopAt, endedAt int64) (*result.Load, er
 	}
 	for _, l := range g.loops {
 		res.ClientCPUS += float64(l.cpuNS) / 1e9
+		if l.drainedAt > 0 {
+			res.DrainMS = max(res.DrainMS, float64(l.drainedAt-g.end)/1e6)
+		}
 	}
 	g.account(res)
 	return res, nil
@@ -422,6 +432,9 @@ func settings(cfg *Config) result.Settings {
 	}
 	if cfg.MaxConnections > cfg.Connections {
 		s.MaxConnections = cfg.MaxConnections
+	}
+	if cfg.Rate > 0 && cfg.Duration > 0 && cfg.Drain > 0 {
+		s.DrainS = cfg.Drain.Seconds()
 	}
 	for _, t := range cfg.Mix {
 		s.MixTargets = append(s.MixTargets, result.MixTarget{Name: t.Name, Method: t.Method, Path: t.Path, Weight: t.Weight})

@@ -37,6 +37,7 @@ func Register(fs *pflag.FlagSet, cfg *load.Config, durationUsage string, except 
 	add("rate", "R", floatValue(&cfg.Rate), "open loop: constant rate in requests/s (wrk2); 0 for a closed loop")
 	add("warmup", "", Seconds{&cfg.Warmup}, "warm-up before the measured part, reported separately")
 	add("max-connections", "", intValue(&cfg.MaxConnections), "open loop: open more connections, up to this many, when every one is busy (default: -c, a fixed set as in wrk2)")
+	add("drain", "", drain{&cfg.Drain}, "open loop: after the window closes, wait up to this long for the requests in flight and file their responses with their whole latency, as vegeta and k6 (gracefulStop) do; 0 closes on them as wrk2 does (default: a tenth of -d, at least 100ms, at most --timeout)")
 	add("method", "m", stringValue(&cfg.Method), "request method (default GET, or POST with -b)")
 	add("header", "H", headers{&cfg.Headers}, "request header 'Name: value' (repeatable)")
 	add("body", "b", body{&cfg.Body}, "request body: @file or a literal")
@@ -216,6 +217,36 @@ func (s Seconds) Set(v string) error {
 		return fmt.Errorf("%q is not a duration (write 10s, 500ms or 10)", v)
 	}
 	*s.D = d
+	return nil
+}
+
+// drain reads --drain: a duration, or 0 (or "off") for none, which
+// load.Config holds as load.NoDrain, for its zero is the default.
+type drain struct{ d *time.Duration }
+
+func (v drain) String() string {
+	switch {
+	case *v.d == load.NoDrain:
+		return "off"
+	case *v.d == 0:
+		return ""
+	}
+	return v.d.String()
+}
+
+func (v drain) Type() string { return "duration" }
+
+func (v drain) Set(s string) error {
+	if s == "off" {
+		*v.d = load.NoDrain
+		return nil
+	}
+	if err := (Seconds{v.d}).Set(s); err != nil {
+		return err
+	}
+	if *v.d == 0 {
+		*v.d = load.NoDrain
+	}
 	return nil
 }
 

@@ -39,7 +39,7 @@ func TestArgsRoundTrip(t *testing.T) {
 	}
 	every := load.Config{
 		Connections: 7, Duration: 1500 * time.Millisecond, MaxRequests: 9000, Warmup: 250 * time.Millisecond,
-		Rate: 1234.5, MaxConnections: 70, KeepAlive: false, MaxDialing: 8,
+		Rate: 1234.5, MaxConnections: 70, Drain: 750 * time.Millisecond, KeepAlive: false, MaxDialing: 8,
 		Method: "PUT", Headers: []string{"X-A: 1", "X-B: two, three"}, Body: []byte(`{"a": [1, 2]}`),
 		Mix: mix, MixFile: mixFile, Probe: "/status", ProbeEvery: 2 * time.Second,
 		Expect: 201, ExpectJSON: true, Timeout: 3 * time.Second, CPUs: []int{0, 2, 3}, AllowRemote: true, Threads: 3,
@@ -61,6 +61,7 @@ func TestArgsRoundTrip(t *testing.T) {
 		{"every field", every},
 		{"keep-alive closed loop", load.Config{Connections: 50, Duration: 10 * time.Second, KeepAlive: true, Method: "GET", Expect: 200}},
 		{"zero fields are defaults", load.Config{KeepAlive: true}},
+		{"no drain", load.Config{Rate: 100, Drain: load.NoDrain, KeepAlive: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			args := Args(tc.cfg, "")
@@ -103,6 +104,7 @@ func TestFieldValues(t *testing.T) {
 		s   string
 		b   bool
 		l   []int
+		d   time.Duration
 	)
 	for _, c := range []struct {
 		v         pflag.Value
@@ -116,6 +118,8 @@ func TestFieldValues(t *testing.T) {
 		{boolValue(&b), "true", "yes", `"yes" is not true or false`},
 		{notBool(&b), "true", "no", `"no" is not true or false`},
 		{cpus(&l), "0,2-3", "x", `cpu list "x": "x" is not a CPU number (use a list like 0,2-3)`},
+		{drain{&d}, "750ms", "x", `"x" is not a duration (write 10s, 500ms or 10)`},
+		{drain{&d}, "off", "", ""},
 	} {
 		if err := c.v.Set(c.good); err != nil || c.v.String() != c.good {
 			t.Errorf("%s: Set(%q) = %v, String() = %q", c.v.Type(), c.good, err, c.v.String())
@@ -129,5 +133,10 @@ func TestFieldValues(t *testing.T) {
 	}
 	if b {
 		t.Errorf("--no-keepalive=true left KeepAlive true")
+	}
+	// --drain 0 is no drain, which load.Config holds apart from its zero
+	// (the default), and writes back as "off".
+	if err := (drain{&d}).Set("0"); err != nil || d != load.NoDrain || (drain{&d}).String() != "off" {
+		t.Errorf("--drain 0: %v, held as %v, written %q; want load.NoDrain, \"off\"", err, d, drain{&d}.String())
 	}
 }

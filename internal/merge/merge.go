@@ -52,6 +52,7 @@ func Loads(loads []*result.Load, names []string) (*result.Load, error) {
 		m.Missed += l.Missed
 		m.Due += l.Due
 		m.Sent += l.Sent
+		m.DrainMS = max(m.DrainMS, l.DrainMS)
 		m.ClientCPUS += l.ClientCPUS
 		if l.Probe != nil {
 			probes = append(probes, l.Probe)
@@ -132,9 +133,10 @@ func rescale(s *result.Stats, seconds float64) {
 	if seconds <= 0 {
 		return
 	}
-	s.RPS = float64(s.Responses) / seconds
+	// The drained came after the windows: the rates leave them out.
+	s.RPS = float64(s.Responses-s.Drained) / seconds
 	if s.OKRPS != 0 {
-		s.OKRPS = float64(s.Responses-s.Errors.Status-s.Errors.Body) / seconds
+		s.OKRPS = float64(s.Responses-s.Drained-s.Errors.Status-s.Errors.Body) / seconds
 	}
 }
 
@@ -156,6 +158,7 @@ func stats(in []*result.Stats, shifts []int, missed []int64) (*result.Stats, err
 		out.RPS += s.RPS
 		out.OKRPS += s.OKRPS
 		out.Unfinished += s.Unfinished
+		out.Drained += s.Drained
 		if err := hist.add(s.Histogram, s.Responses, i); err != nil {
 			return nil, fmt.Errorf("histogram: %w", err)
 		}

@@ -61,12 +61,22 @@ func twoGenerators(t *testing.T, rate float64, tweak ...func(*load.Config)) []*r
 }
 
 func TestMergeAddsUpTwoConcurrentGenerators(t *testing.T) {
+	slow := func(c *load.Config) {
+		c.Mix = []load.Target{{Name: "ok", Path: "/?slow", Weight: 3}, {Name: "teapot", Path: "/?slow&fail", Weight: 1}}
+	}
 	for _, tc := range []struct {
-		name string
-		rate float64
-	}{{"closed loop", 0}, {"open loop", 400}} {
+		name  string
+		rate  float64
+		tweak []func(*load.Config)
+	}{
+		{"closed loop", 0, nil},
+		{"open loop", 400, nil},
+		// 20 ms a request, one due every 10 ms per generator: about two in
+		// flight at each close, which the drains wait for.
+		{"open loop, drained", 200, []func(*load.Config){slow}},
+	} {
 		t.Run(tc.name, func(t *testing.T) {
-			in := twoGenerators(t, tc.rate)
+			in := twoGenerators(t, tc.rate, tc.tweak...)
 			for i, l := range in {
 				if err := result.CheckAccounting(l); err != nil {
 					t.Fatalf("generator %d does not balance before the merge: %v", i, err)
@@ -113,6 +123,10 @@ func TestMergeAddsUpTwoConcurrentGenerators(t *testing.T) {
 			if m.Due != a.Due+b.Due || m.Sent != a.Sent+b.Sent || m.Missed != a.Missed+b.Missed || m.Unfinished != a.Unfinished+b.Unfinished {
 				t.Errorf("merged due %d, sent %d, missed %d, unfinished %d; inputs %d+%d, %d+%d, %d+%d, %d+%d", m.Due, m.Sent, m.Missed, m.Unfinished,
 					a.Due, b.Due, a.Sent, b.Sent, a.Missed, b.Missed, a.Unfinished, b.Unfinished)
+			}
+			if m.Drained != a.Drained+b.Drained || m.DrainMS != max(a.DrainMS, b.DrainMS) || (tc.tweak != nil && m.Drained == 0) {
+				t.Errorf("merged drained %d in %.1f ms; inputs %d in %.1f ms, %d in %.1f ms (the slow case must drain some)",
+					m.Drained, m.DrainMS, a.Drained, a.DrainMS, b.Drained, b.DrainMS)
 			}
 			if tc.rate == 0 {
 				// Over all connections: the generators' time in flight

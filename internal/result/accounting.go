@@ -58,8 +58,9 @@ const CensoredShare = 0.01
 //     (at the top level of an open loop, per unfinished or missed one);
 //   - the targets of a mix add up to the whole;
 //   - the timeline adds up to what finished in the window: requests −
-//     unfinished;
-//   - rates agree with counts over the window;
+//     unfinished − drained;
+//   - rates agree with counts over the window (the drained came after it);
+//   - only an open loop drains, within its drain_s;
 //   - an open loop (a restbench one, with -d or -n) owes what was due:
 //     due = sent + missed; without -n, due is at least target × window (it
 //     also holds arrivals still waiting when the window opened), to within
@@ -97,12 +98,13 @@ func CheckAccounting(l *Load) error {
 			sum.Requests += t.Requests
 			sum.Responses += t.Responses
 			sum.Unfinished += t.Unfinished
+			sum.Drained += t.Drained
 			sum.BytesRead += t.BytesRead
 			sum.Errors.Add(t.Errors)
 		}
-		if sum.Requests != l.Requests || sum.Responses != l.Responses || sum.Unfinished != l.Unfinished || sum.Errors != l.Errors || sum.BytesRead != l.BytesRead {
-			fail("targets add up to %d requests, %d responses, %d unfinished, %d bytes, errors %+v; the whole says %d, %d, %d, %d, %+v",
-				sum.Requests, sum.Responses, sum.Unfinished, sum.BytesRead, sum.Errors, l.Requests, l.Responses, l.Unfinished, l.BytesRead, l.Errors)
+		if sum.Requests != l.Requests || sum.Responses != l.Responses || sum.Unfinished != l.Unfinished || sum.Drained != l.Drained || sum.Errors != l.Errors || sum.BytesRead != l.BytesRead {
+			fail("targets add up to %d requests, %d responses, %d unfinished, %d drained, %d bytes, errors %+v; the whole says %d, %d, %d, %d, %d, %+v",
+				sum.Requests, sum.Responses, sum.Unfinished, sum.Drained, sum.BytesRead, sum.Errors, l.Requests, l.Responses, l.Unfinished, l.Drained, l.BytesRead, l.Errors)
 		}
 	}
 	// wrk and ab keep no timeline; a restbench result that finished
@@ -116,8 +118,17 @@ func CheckAccounting(l *Load) error {
 				fail("timeline second %d: %d errors among %d requests", s.T, s.Errors, s.Requests)
 			}
 		}
-		if finished := l.Requests - l.Unfinished; n != finished {
-			fail("the timeline holds %d requests, but %d finished in the window (%d requests − %d unfinished)", n, finished, l.Requests, l.Unfinished)
+		if finished := l.Requests - l.Unfinished - l.Drained; n != finished {
+			fail("the timeline holds %d requests, but %d finished in the window (%d requests − %d unfinished − %d drained)", n, finished, l.Requests, l.Unfinished, l.Drained)
+		}
+	}
+	if l.Drained > 0 || l.DrainMS > 0 {
+		// A drain waits at most drain_s; the loops notice its end within
+		// about 10 ms, and a late batch of events adds a little.
+		if l.TargetRPS <= 0 || l.Settings.DrainS <= 0 {
+			fail("drain: %d drained in %.1f ms, but only an open loop with a drain (drain_s %.3f, %.1f req/s asked for) drains", l.Drained, l.DrainMS, l.Settings.DrainS, l.TargetRPS)
+		} else if l.DrainMS < 0 || l.DrainMS > 1000*l.Settings.DrainS+1000 || (l.Drained > 0 && l.DrainMS == 0) {
+			fail("drain: %d drained in %.1f ms, against a drain of %.3f s", l.Drained, l.DrainMS, l.Settings.DrainS)
 		}
 	}
 	// Every restbench open loop counts due, sent and missed, a -n load
@@ -164,7 +175,7 @@ func CheckAccounting(l *Load) error {
 		if (pc.Min == 0) != (pc.Stalled > 0) {
 			fail("per connection: min %d completions, but %d stalled (a stalled connection is one that completed nothing)", pc.Min, pc.Stalled)
 		}
-		if finished := l.Requests - l.Unfinished; pc.Max > finished {
+		if finished := l.Requests - l.Unfinished - l.Drained; pc.Max > finished {
 			fail("per connection: one connection completed %d, more than the %d the window did", pc.Max, finished)
 		}
 		if (pc.Stalled > 0) != slices.Contains(l.Flags, FlagStalledConnections) {
@@ -201,6 +212,9 @@ func checkStats(s *Stats, seconds float64, missed int64) error {
 	}
 	if e.Status+e.Body > s.Responses {
 		fail("%d status and %d body errors among %d responses", e.Status, e.Body, s.Responses)
+	}
+	if s.Drained < 0 || s.Drained > s.Responses {
+		fail("%d drained among %d responses", s.Drained, s.Responses)
 	}
 	if s.Unfinished < 0 || s.Responses < 0 || e.Connect < 0 || e.Timeout < 0 || e.Read < 0 || e.Status < 0 || e.Body < 0 {
 		fail("negative counts: %d responses, %d unfinished, errors %+v", s.Responses, s.Unfinished, e)
@@ -241,13 +255,19 @@ func checkStats(s *Stats, seconds float64, missed int64) error {
 		}
 	}
 	if seconds > 0 {
-		if want := float64(s.Responses) / seconds; !near(s.RPS, want) {
-			fail("%.2f req/s, but %d responses / %.3f s = %.2f", s.RPS, s.Responses, seconds, want)
+		inWindow := s.Responses - s.Drained
+		if want := float64(inWindow) / seconds; !near(s.RPS, want) {
+			fail("%.2f req/s, but (%d responses − %d drained) / %.3f s = %.2f", s.RPS, s.Responses, s.Drained, seconds, want)
 		}
-		ok := s.Responses - e.Status - e.Body
+		// The drained responses' status and body errors are among the
+		// errors: the window's ok responses lie between its responses less
+		// every such error and less those the drained cannot hold.
+		least := inWindow - e.Status - e.Body
+		most := inWindow - max(e.Status+e.Body-s.Drained, 0)
 		// Results from before ok req/s existed carry 0.
-		if want := float64(ok) / seconds; s.OKRPS != 0 && !near(s.OKRPS, want) {
-			fail("%.2f ok req/s, but %d ok responses / %.3f s = %.2f", s.OKRPS, ok, seconds, want)
+		if lo, hi := float64(least)/seconds, float64(most)/seconds; s.OKRPS != 0 && !(near(s.OKRPS, lo) || near(s.OKRPS, hi) || (s.OKRPS > lo && s.OKRPS < hi)) {
+			fail("%.2f ok req/s, but the window's ok responses are %d to %d (%d responses − %d drained − up to %d status and body errors) / %.3f s = %.2f to %.2f",
+				s.OKRPS, least, most, s.Responses, s.Drained, e.Status+e.Body, seconds, lo, hi)
 		}
 	}
 	return errors.Join(errs...)

@@ -35,7 +35,11 @@ func TestCheckAccounting(t *testing.T) {
 		"open":   {URL: srv.URL + "/", Connections: 4, Duration: time.Second, Rate: 200, KeepAlive: true, Mix: mix},
 		// 2 connections at 40 ms carry 50 req/s of the 200 asked for: missed
 		// requests, censored beside the unfinished ones.
-		"behind": {URL: srv.URL + "/slow", Connections: 2, Warmup: 200 * time.Millisecond, Duration: time.Second, Rate: 200, KeepAlive: true},
+		// It closes on its requests in flight, as wrk2 does.
+		"behind": {URL: srv.URL + "/slow", Connections: 2, Warmup: 200 * time.Millisecond, Duration: time.Second, Rate: 200, KeepAlive: true, Drain: load.NoDrain},
+		// 8 connections at 40 ms carry the 100 req/s: about 4 in flight at
+		// the close, which the drain waits for.
+		"drained": {URL: srv.URL + "/slow", Connections: 8, Duration: time.Second, Rate: 100, KeepAlive: true},
 		// An open loop that runs out of its -n requests owes the n it sent.
 		"open -n": {URL: srv.URL + "/", Connections: 4, MaxRequests: 100, Rate: 400, KeepAlive: true},
 	}
@@ -53,6 +57,9 @@ func TestCheckAccounting(t *testing.T) {
 		}
 		if name == "behind" && (res.Missed == 0 || res.Unfinished == 0) {
 			t.Fatalf("the behind-schedule load missed %d and left %d unfinished; want some of both", res.Missed, res.Unfinished)
+		}
+		if name == "drained" && (res.Drained == 0 || res.Unfinished != 0 || res.DrainMS <= 0) {
+			t.Fatalf("the drained load drained %d in %.1f ms and left %d unfinished; want some drained, none unfinished", res.Drained, res.DrainMS, res.Unfinished)
 		}
 	}
 	little := func(ratio float64) *result.Little {
@@ -88,6 +95,11 @@ func TestCheckAccounting(t *testing.T) {
 		}, "a stalled connection is one that completed nothing"},
 		{"first response out of order", "closed", func(l *result.Load) { l.PerConnection.FirstResponseMS.Min = l.PerConnection.FirstResponseMS.Max + 1 }, "first response"},
 		{"timeline", "closed", func(l *result.Load) { l.Timeline = append(l.Timeline, result.Second{Requests: l.Requests}) }, "timeline holds"},
+		{"drained in the rate", "drained", func(l *result.Load) { l.RPS = float64(l.Responses) / l.DurationS }, "drained) /"},
+		{"drained in the timeline", "drained", func(l *result.Load) { l.Timeline[0].Requests += l.Drained }, "finished in the window"},
+		{"drained, uncounted", "drained", func(l *result.Load) { l.Drained = 0 }, "req/s, but"},
+		{"a closed loop drained", "closed", func(l *result.Load) { l.Drained, l.DrainMS = 1, 5 }, "only an open loop"},
+		{"a drain past its bound", "drained", func(l *result.Load) { l.DrainMS = 1000*l.Settings.DrainS + 2000 }, "against a drain of"},
 		{"timeline short", "behind", func(l *result.Load) { l.Timeline[0].Requests--; l.Timeline[0].Errors = 0 }, "finished in the window"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -99,6 +99,15 @@ type Stats struct {
 	Unfinished        int64    `json:"unfinished"`
 	Censored          *Latency `json:"censored_ms,omitempty"`
 	CensoredHistogram string   `json:"censored_histogram,omitempty"`
+	// Drained counts the responses of an open loop that came after its
+	// window closed, while it waited for what was in flight then (its
+	// drain, Settings.DrainS): they are among the Responses, in the
+	// histograms and status codes (and status or body errors) with their
+	// whole latency, but not in RPS, OKRPS, the timeline or the
+	// per-connection counts, which are the window's. A request that failed
+	// in the drain (connect, timeout, read), or was still in flight at its
+	// end, is Unfinished with its age then.
+	Drained int64 `json:"drained,omitempty"`
 }
 
 // OwnGenerator says whether restbench's generator made the load: it keeps
@@ -132,7 +141,10 @@ type Settings struct {
 	Expect     int         `json:"expect,omitempty"`
 	ExpectJSON bool        `json:"expect_json,omitempty"`
 	TimeoutS   float64     `json:"timeout_s,omitempty"`
-	CPUs       string      `json:"cpus,omitempty"`
+	// DrainS is the longest an open loop waited after its window for the
+	// requests in flight (load.Config.Drain); 0: it did not wait.
+	DrainS float64 `json:"drain_s,omitempty"`
+	CPUs   string  `json:"cpus,omitempty"`
 }
 
 // MixTarget is one target of a mix, as sent.
@@ -161,6 +173,10 @@ type Load struct {
 	// and still waiting when it opened), Sent those that went out in it.
 	Due  int64 `json:"due,omitempty"`
 	Sent int64 `json:"sent,omitempty"`
+	// DrainMS is how long the open loop waited after the window closed
+	// for its requests in flight (Stats.Drained): until the last came
+	// back, or Settings.DrainS; 0: nothing was in flight, or no drain.
+	DrainMS float64 `json:"drain_ms,omitempty"`
 	// Pool is how the keep-alive connections were opened before the
 	// clock started; nil where each request opens its own (no keep-alive)
 	// or the engine opens them itself (wrk, ab).

@@ -92,7 +92,9 @@ func costPerResponse(m *result.Monitor, l *result.Load) *float64 {
 	if m == nil || l == nil || len(m.Samples) == 0 {
 		return nil
 	}
-	ok := l.Responses - l.Errors.Status - l.Errors.Body
+	// The window's: an open loop's drained responses came after it, and so
+	// did the CPU they cost.
+	ok := l.Responses - l.Drained - l.Errors.Status - l.Errors.Body
 	if ok <= 0 {
 		return nil
 	}

@@ -38,6 +38,10 @@ func Print(w io.Writer, r *result.Load) {
 	if s.Rate > 0 {
 		fmt.Fprintf(w, "  Open loop: target %.2f req/s, achieved %.2f; %d due, %d sent, %d missed (due, never sent)\n",
 			r.TargetRPS, r.RPS, r.Due, r.Sent, r.Missed)
+		if s.DrainS > 0 {
+			fmt.Fprintf(w, "  Drain: %d responses in the %.0f ms after the window (at most %s), in the latencies above, not the rates\n",
+				r.Drained, r.DrainMS, ms(1000*s.DrainS))
+		}
 	}
 	fmt.Fprintf(w, "Requests/sec: %10.2f  (every response)\n", r.RPS)
 	fmt.Fprintf(w, "OK req/s:     %10.2f  (responses that passed validation)\n", r.OKRPS)
