@@ -349,6 +349,12 @@ func detail(flag string, t *result.Trial) string {
 		}
 	case result.FlagCensored:
 		n := result.CensoredOverMedian(&l.Stats) // decodes the censored histogram: once
+		if l.Missed > 0 {
+			// An open loop's censored series holds the arrivals it never
+			// sent: since the drain, they are most of it.
+			return fmt.Sprintf("%d requests older than the median had no response at the close (of %d in flight and %d due but never sent), %.1f %% of the responses; lengthen the window",
+				n, l.Unfinished, l.Missed, 100*float64(n)/float64(max(l.Responses, 1)))
+		}
 		return fmt.Sprintf("%d requests older than the median were unfinished at the close, %.1f %% of the responses; lengthen the window",
 			n, 100*float64(n)/float64(max(l.Responses, 1)))
 	case result.FlagInconsistent:
