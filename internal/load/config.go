@@ -87,13 +87,14 @@ const NoDrain time.Duration = -1
 // timeout waits for its requests in flight after the window closes: a
 // tenth of the window, at least 100 ms, at most the timeout. A server that
 // keeps its schedule has them all back within about one latency, and one
-// that fell behind only the few its connections hold (the rest of its
-// backlog was never sent: missed): heysphere (c)'s overloaded Node cells
-// hold 77-125, about 40 ms of its capacity. The tenth is for a stall near
-// the close (25-75 ms in heysphere (b)'s 2-4 s windows on 2026-11-27, which
-// left 1.2-1.9 % of the responses unfinished and the cells flagged
-// censored), and keeps a cell at most 10 % longer than its window where
-// the server has stopped answering.
+// that fell behind within its connections ÷ its capacity (the rest of its
+// backlog was never sent: missed). In the standard bench of 2026-11-27
+// 11:00 heysphere (c)'s overloaded cells drained their 291 in 76-104 ms of
+// their 1.6 s; computation-scaled's Go at 25 %, ~1,250 in flight at 3,400
+// req/s, reached its 100 ms and left ~930 unfinished. The tenth is for a
+// stall near the close (25-75 ms in heysphere (b)'s 2-4 s windows, which
+// without a drain left 1.2-1.9 % of the responses unfinished and the cells
+// flagged censored), and keeps a cell at most 10 % longer than its window.
 func DefaultDrain(w, timeout time.Duration) time.Duration {
 	return min(timeout, max(100*time.Millisecond, w/10))
 }

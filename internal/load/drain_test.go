@@ -64,7 +64,7 @@ func TestDrain(t *testing.T) {
 // timeout) is unfinished too, for the drain waits for responses and the
 // error counts are the window's.
 func TestDrainBounded(t *testing.T) {
-	s := newServer(t, answerUnlessClosed(3 * time.Second))
+	s := newServer(t, answerUnlessClosed(3*time.Second))
 	for _, c := range []struct {
 		name           string
 		drain, timeout time.Duration
@@ -98,7 +98,7 @@ func TestDrainBounded(t *testing.T) {
 // TestDrainStops: Ctrl-C during a drain ends it at once, and what it left
 // in flight is unfinished.
 func TestDrainStops(t *testing.T) {
-	s := newServer(t, answerUnlessClosed(5 * time.Second))
+	s := newServer(t, answerUnlessClosed(5*time.Second))
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(1300*time.Millisecond, cancel)
 	start := time.Now()

@@ -57,6 +57,7 @@ type loop struct {
 	measuring  bool
 	cpuStart   unix.Rusage
 	cpuNS      int64 // thread CPU time during the measured part
+	cpuTaken   bool  // cpuNS is final (stopCPU)
 	ticketsOut bool  // -n: every measured request has been sent
 	closedAt   int64 // when this loop closed the window (ns since base); 0: it ran out of requests (-n)
 	draining   bool  // the window has closed and the loop waits for what is in flight (Config.Drain)
@@ -124,6 +125,7 @@ func (l *loop) run() {
 				// requests in flight (finish files them as drained).
 				l.draining = true
 				l.censorMissed(g.end)
+				l.stopCPU() // the drain's waiting is not the window's
 			}
 			if !l.draining {
 				at := min(now, g.end)
@@ -167,11 +169,7 @@ func (l *loop) run() {
 		}
 	}
 	l.flushSecond()
-	if l.measuring {
-		var ru unix.Rusage
-		unix.Getrusage(unix.RUSAGE_THREAD, &ru)
-		l.cpuNS = cpuNS(&ru) - cpuNS(&l.cpuStart)
-	}
+	l.stopCPU()
 	for _, c := range l.conns {
 		c.closeSocket(l)
 	}
@@ -241,6 +239,17 @@ func (l *loop) waitUntil(now int64) int64 {
 		t = min(t, next)
 	}
 	return t
+}
+
+// stopCPU takes the thread's CPU time over the measured part, once: when
+// the window closes, before a drain.
+func (l *loop) stopCPU() {
+	if l.measuring && !l.cpuTaken {
+		var ru unix.Rusage
+		unix.Getrusage(unix.RUSAGE_THREAD, &ru)
+		l.cpuNS = cpuNS(&ru) - cpuNS(&l.cpuStart)
+		l.cpuTaken = true
+	}
 }
 
 func cpuNS(ru *unix.Rusage) int64 {

@@ -562,11 +562,11 @@ func TestTimeBudget(t *testing.T) {
 				// benches that took 23-25 minutes. It covers an open loop's
 				// drain (load.DefaultDrain, 100 ms to 1.6 s here), which ends
 				// when the requests in flight at the close are back: in the
-				// standard bench of 2026-11-27 11:00 heysphere's 96 open-loop
-				// trials drained in 1.6 ms (median) to 105 ms, none at its
-				// bound, and heysphere took 568 s against 553-569 s in the
-				// two benches before drains. Only a server that stops
-				// answering waits out the bound.
+				// standard bench of 2026-11-27 11:00 the 125 open-loop trials
+				// drained in 0.1-40 ms (medians by experiment) to 104 ms, 5 at
+				// their bound (100 ms: computation-scaled Go at 25 %, ~1,250
+				// connections in flight at 3,400 req/s), and heysphere took
+				// 568 s against 553-569 s in the two benches before drains.
 				trial := r.Prewarm + r.Load.Warmup + worstWindow(r) + 600*time.Millisecond
 				idle := 200 * time.Millisecond // the first trial's idle window (runner.IdleWindow)
 				e.round += trial
