@@ -38,8 +38,11 @@ func Print(w io.Writer, r *result.Load) {
 	if s.Rate > 0 {
 		fmt.Fprintf(w, "  Open loop: target %.2f req/s, achieved %.2f; %d due, %d sent, %d missed (due, never sent)\n",
 			r.TargetRPS, r.RPS, r.Due, r.Sent, r.Missed)
-		if s.DrainS > 0 {
-			fmt.Fprintf(w, "  Drain: %d responses in the %.0f ms after the window (at most %s), in the latencies above, not the rates\n",
+		switch {
+		case s.DrainS > 0 && r.DrainMS == 0:
+			fmt.Fprintf(w, "  Drain: nothing in flight at the close (it waits up to %s)\n", ms(1000*s.DrainS))
+		case s.DrainS > 0:
+			fmt.Fprintf(w, "  Drain: %d responses in the %.1f ms after the window (at most %s), in the latencies above, not the rates\n",
 				r.Drained, r.DrainMS, ms(1000*s.DrainS))
 		}
 	}
