@@ -98,3 +98,12 @@ const NoDrain time.Duration = -1
 func DefaultDrain(w, timeout time.Duration) time.Duration {
 	return min(timeout, max(100*time.Millisecond, w/10))
 }
+
+// drain is how long this load waits after its window for what is in
+// flight: Drain where it drains (an open loop with a window), else 0.
+func (c *Config) drain() time.Duration {
+	if c.Rate > 0 && c.Duration > 0 && c.Drain > 0 {
+		return c.Drain
+	}
+	return 0
+}

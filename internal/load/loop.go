@@ -474,8 +474,8 @@ func (l *loop) closeWindow(at, now int64) {
 }
 
 // drains says whether this loop waits for its requests in flight after the
-// window closes: an open loop with a drain (Config.Drain).
-func (l *loop) drains() bool { return l.interval > 0 && l.g.drain > 0 }
+// window closes: only an open loop has a drain (Config.drain).
+func (l *loop) drains() bool { return l.g.drain > 0 }
 
 // censorMissed files every arrival of the open loop due before at that was
 // never sent as missed, its wait until at a lower bound of its latency.

@@ -32,7 +32,7 @@ type generator struct {
 	rate       float64 // open loop: requests/s; 0: closed loop
 	warmEnd    int64   // the measured window opens here
 	end        int64   // the window closes here; MaxInt64: no time limit (-n)
-	drain      int64   // open loop: how long after end it waits for what is in flight (Config.Drain); 0: not at all
+	drain      int64   // open loop: how long after end it waits for what is in flight (Config.drain); 0: not at all
 	seconds    int     // length of the timeline; 0: unknown (-n)
 	max        int64   // measured requests to send; 0: no limit
 	base       time.Time
@@ -286,9 +286,7 @@ func newGenerator(cfg *Config, ep endpoint, targets []target, stop *atomic.Bool)
 	if cfg.Duration > 0 {
 		g.end = g.warmEnd + int64(cfg.Duration)
 		g.seconds = int((cfg.Duration + time.Second - 1) / time.Second)
-		if cfg.Rate > 0 && cfg.Drain > 0 {
-			g.drain = int64(cfg.Drain)
-		}
+		g.drain = int64(cfg.drain())
 	}
 	g.addr = ep.addr
 	return g
@@ -433,9 +431,7 @@ func settings(cfg *Config) result.Settings {
 	if cfg.MaxConnections > cfg.Connections {
 		s.MaxConnections = cfg.MaxConnections
 	}
-	if cfg.Rate > 0 && cfg.Duration > 0 && cfg.Drain > 0 {
-		s.DrainS = cfg.Drain.Seconds()
-	}
+	s.DrainS = cfg.drain().Seconds()
 	for _, t := range cfg.Mix {
 		s.MixTargets = append(s.MixTargets, result.MixTarget{Name: t.Name, Method: t.Method, Path: t.Path, Weight: t.Weight})
 	}

@@ -195,8 +195,8 @@ func balanced(t *testing.T, r *result.Load) {
 	for _, s := range r.Timeline {
 		tl += s.Requests
 	}
-	if tl != r.Requests-r.Unfinished-r.Drained {
-		t.Errorf("timeline adds up to %d requests, total %d finished in the window", tl, r.Requests-r.Unfinished-r.Drained)
+	if tl != r.FinishedInWindow() {
+		t.Errorf("timeline adds up to %d requests, total %d finished in the window", tl, r.FinishedInWindow())
 	}
 	if r.Due != r.Sent+r.Missed {
 		t.Errorf("open loop: due %d != sent %d + missed %d", r.Due, r.Sent, r.Missed)

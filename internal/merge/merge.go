@@ -134,9 +134,9 @@ func rescale(s *result.Stats, seconds float64) {
 		return
 	}
 	// The drained came after the windows: the rates leave them out.
-	s.RPS = float64(s.Responses-s.Drained) / seconds
+	s.RPS = float64(s.WindowResponses()) / seconds
 	if s.OKRPS != 0 {
-		s.OKRPS = float64(s.Responses-s.Drained-s.Errors.Status-s.Errors.Body) / seconds
+		s.OKRPS = float64(s.WindowResponses()-s.Errors.Status-s.Errors.Body) / seconds
 	}
 }
 

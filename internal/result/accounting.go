@@ -118,7 +118,7 @@ func CheckAccounting(l *Load) error {
 				fail("timeline second %d: %d errors among %d requests", s.T, s.Errors, s.Requests)
 			}
 		}
-		if finished := l.Requests - l.Unfinished - l.Drained; n != finished {
+		if finished := l.FinishedInWindow(); n != finished {
 			fail("the timeline holds %d requests, but %d finished in the window (%d requests − %d unfinished − %d drained)", n, finished, l.Requests, l.Unfinished, l.Drained)
 		}
 	}
@@ -175,7 +175,7 @@ func CheckAccounting(l *Load) error {
 		if (pc.Min == 0) != (pc.Stalled > 0) {
 			fail("per connection: min %d completions, but %d stalled (a stalled connection is one that completed nothing)", pc.Min, pc.Stalled)
 		}
-		if finished := l.Requests - l.Unfinished - l.Drained; pc.Max > finished {
+		if finished := l.FinishedInWindow(); pc.Max > finished {
 			fail("per connection: one connection completed %d, more than the %d the window did", pc.Max, finished)
 		}
 		if (pc.Stalled > 0) != slices.Contains(l.Flags, FlagStalledConnections) {
@@ -255,7 +255,7 @@ func checkStats(s *Stats, seconds float64, missed int64) error {
 		}
 	}
 	if seconds > 0 {
-		inWindow := s.Responses - s.Drained
+		inWindow := s.WindowResponses()
 		if want := float64(inWindow) / seconds; !near(s.RPS, want) {
 			fail("%.2f req/s, but (%d responses − %d drained) / %.3f s = %.2f", s.RPS, s.Responses, s.Drained, seconds, want)
 		}

@@ -110,6 +110,15 @@ type Stats struct {
 	Drained int64 `json:"drained,omitempty"`
 }
 
+// WindowResponses are the responses that completed within the window,
+// which the rates count: all but the drained.
+func (s *Stats) WindowResponses() int64 { return s.Responses - s.Drained }
+
+// FinishedInWindow are the requests that finished (a response or an error)
+// within the window, which the timeline and the per-connection counts
+// hold: all but the unfinished and the drained.
+func (s *Stats) FinishedInWindow() int64 { return s.Requests - s.Unfinished - s.Drained }
+
 // OwnGenerator says whether restbench's generator made the load: it keeps
 // the schedule (due, sent, missed) and validates every response; wrk and
 // ab do neither.

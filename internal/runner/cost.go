@@ -94,7 +94,7 @@ func costPerResponse(m *result.Monitor, l *result.Load) *float64 {
 	}
 	// The window's: an open loop's drained responses came after it, and so
 	// did the CPU they cost.
-	ok := l.Responses - l.Drained - l.Errors.Status - l.Errors.Body
+	ok := l.WindowResponses() - l.Errors.Status - l.Errors.Body
 	if ok <= 0 {
 		return nil
 	}
