@@ -30,6 +30,14 @@ const (
 	// connections retrying SYNs a listen queue dropped, 1-3 s at 0-16 %
 	// after 4 s at 100 %), which no meter reading of a write-up saw.
 	CPUMedian = "cpu_median_pct"
+	// CPUThreadMedian is the median over the window's samples of the
+	// server's busiest thread, in percent of one core: what a per-core
+	// meter showed of a server that does its work on one thread while its
+	// runtime's helpers (the garbage collector, a pool) run on other cores
+	// ("one CPU at around 90 %"). A thread is on one core at a time, so it
+	// reads at most 100 %, where the whole process (cpu_median_pct) reads
+	// 98-102 % for a saturated Node event loop and its helpers.
+	CPUThreadMedian = "cpu_thread_median_pct"
 )
 
 // Class is what a validity flag may do to a figure: a flag that biases
@@ -108,6 +116,7 @@ var defs = []Def{
 	{Key: CPUPerResponse, Label: "server CPU per response (µs)", Unit: "µs", Class: Cost, Compared: true},
 	// A meter's reading during the load ("keeps one CPU at around 90 %").
 	{Key: CPUMedian, Label: "server CPU, median sample (% of a core)", Unit: "% of a core", Class: CPU, Compared: true},
+	{Key: CPUThreadMedian, Label: "server's busiest thread, median sample (% of a core)", Unit: "% of a core", Class: CPU, Compared: true},
 
 	// Figures the report and the thresholds read that no write-up prints.
 	{Key: IdleCPU, Unit: "% of a core", Class: CPU},

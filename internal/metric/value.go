@@ -1,6 +1,7 @@
 package metric
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -52,6 +53,21 @@ func Value(t *result.Trial, hist, probe *hdrhistogram.Histogram, key string) (fl
 			cpu[i] = s.ServerCPU
 		}
 		return result.Median(cpu) / slower(t), true
+	case CPUThreadMedian:
+		if m == nil {
+			return 0, false
+		}
+		var cpu []float64
+		for _, s := range m.Samples {
+			cpu = append(cpu, s.ServerThreadCPU)
+		}
+		if !slices.ContainsFunc(cpu, func(c float64) bool { return c > 0 }) {
+			return 0, false // threads not read (not Linux, or results from before 2026-11-27)
+		}
+		// Under run --server-cpu F a thread gets at most F of a core: the
+		// slower machine's meter reads it divided by F, and still no more
+		// than a core.
+		return min(100, result.Median(cpu)/slower(t)), true
 	case "rss_mb":
 		if m == nil || m.ServerRSSPeak == 0 {
 			return 0, false

@@ -18,7 +18,7 @@ func TestSlowerMachine(t *testing.T) {
 			Placement: result.Placement{ServerCPUs: "1", ServerCPU: f},
 			Load:      &result.Load{Stats: result.Stats{RPS: 1000}},
 			Monitor: &result.Monitor{ServerCPUMean: 45, ServerCPUPeak: 50, CPUPerResponseUS: &perResp, IdleCPU: &idle,
-				Samples: []result.Sample{{ServerCPU: 40}, {ServerCPU: 45}, {ServerCPU: 50}}},
+				Samples: []result.Sample{{ServerCPU: 40, ServerThreadCPU: 38}, {ServerCPU: 45, ServerThreadCPU: 40}, {ServerCPU: 50, ServerThreadCPU: 44}}},
 		}
 	}
 	for _, c := range []struct {
@@ -28,6 +28,7 @@ func TestSlowerMachine(t *testing.T) {
 		{"cpu_pct", 45, 90},
 		{"cpu_peak_pct", 50, 100},
 		{CPUMedian, 45, 90},
+		{CPUThreadMedian, 40, 80},
 		{CPUPerResponse, 40, 80},
 		{IdleCPU, 1.5, 3},
 		{"rps", 1000, 1000},
@@ -163,5 +164,39 @@ func TestCPUMedian(t *testing.T) {
 	}
 	if _, ok := Value(&result.Trial{Load: &result.Load{}, Monitor: &result.Monitor{}}, nil, nil, CPUMedian); ok {
 		t.Error("no samples: want no value")
+	}
+}
+
+// TestCPUThreadMedian: one CPU at a meter's reading is the server's busiest
+// thread. A saturated event loop reads at most a core where the process
+// with its helper threads reads more (joshuous' Node, 2026-11-27: 98-130 %
+// a sample); a slower machine's thread is divided by F and still at most a
+// core; samples with no thread read (results from before, not Linux) give
+// no value rather than 0 %.
+func TestCPUThreadMedian(t *testing.T) {
+	trial := func(f float64, thread ...float64) *result.Trial {
+		m := &result.Monitor{}
+		for _, c := range thread {
+			m.Samples = append(m.Samples, result.Sample{ServerCPU: 100 + c/10, ServerThreadCPU: c})
+		}
+		return &result.Trial{Placement: result.Placement{ServerCPU: f}, Load: &result.Load{}, Monitor: m}
+	}
+	for _, c := range []struct {
+		name string
+		tr   *result.Trial
+		want float64
+		ok   bool
+	}{
+		{"the event loop beside its helpers", trial(0, 93, 95, 100, 91, 2, 1), 92, true},
+		{"saturated", trial(0, 100, 100, 100), 100, true},
+		{"half the CPU, as the slower machine reads it", trial(0.5, 45, 47, 46), 92, true},
+		{"half the CPU, samples over the quota's share (stale clocks)", trial(0.5, 50.4, 50.6, 50.2), 100, true},
+		{"no thread read", trial(0, 0, 0, 0), 0, false},
+		{"no samples", trial(0), 0, false},
+	} {
+		got, ok := Value(c.tr, nil, nil, CPUThreadMedian)
+		if ok != c.ok || math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("%s: %s = %v, %v; want %v, %v", c.name, CPUThreadMedian, got, ok, c.want, c.ok)
+		}
 	}
 }

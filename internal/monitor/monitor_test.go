@@ -65,8 +65,8 @@ func abs(x float64) float64 { return max(x, -x) }
 
 // TestTreeSamplesRealProcesses starts a process group whose leader forks two
 // busy workers, as a cluster does, and busies this process too: the sampler
-// must see all three server processes, their CPU and RSS, the client's CPU,
-// and every core.
+// must see all three server processes, their CPU and RSS, the busiest
+// thread's CPU, the client's CPU, and every core.
 func TestTreeSamplesRealProcesses(t *testing.T) {
 	cmd := exec.Command("sh", "-c", "sh -c 'while :; do :; done' & sh -c 'while :; do :; done' & wait")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -91,6 +91,11 @@ func TestTreeSamplesRealProcesses(t *testing.T) {
 	if last.Procs != 3 || got.ServerRSSPeak <= 0 || got.ServerCPUMean < 10 || got.ClientCPUMean < 10 {
 		t.Errorf("procs %d rss %d server cpu %.0f%% client cpu %.0f%%: want 3 processes, some RSS, both busy",
 			last.Procs, got.ServerRSSPeak, got.ServerCPUMean, got.ClientCPUMean)
+	}
+	// Each worker is one thread: the busiest is most of a core, and no
+	// thread reads more than one.
+	if last.ServerThreadCPU < 10 || last.ServerThreadCPU > 100 {
+		t.Errorf("busiest server thread %.0f%%: want 10-100%% (a busy worker)", last.ServerThreadCPU)
 	}
 	if len(last.Cores) != runtime.NumCPU() {
 		t.Errorf("%d per-core figures, want %d", len(last.Cores), runtime.NumCPU())

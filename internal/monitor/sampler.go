@@ -19,7 +19,7 @@ type Sampler interface {
 // Tree is the Sampler restbench uses. It reads
 //   - the server: its members by package server's one rule (process group
 //     and descendants: cluster workers, pm2-runtime's children), CPU and RSS
-//     summed;
+//     summed, and the CPU of its busiest thread;
 //   - the client: this process and its descendants outside the server (a
 //     wrk or ab child), so the same rule covers every engine;
 //   - the system's per-core busy percentages.
@@ -27,9 +27,10 @@ type Tree struct {
 	Server int // pid of the server's group leader
 	Client int // pid of the generator's root; 0 means this process
 
-	last      time.Time
-	lastCPU   map[int]float64 // pid -> user+system seconds at the last reading
-	lastCores []cpu.TimesStat
+	last        time.Time
+	lastCPU     map[int]float64 // pid -> user+system seconds at the last reading
+	lastThreads map[int]float64 // server thread id -> CPU seconds at the last reading
+	lastCores   []cpu.TimesStat
 }
 
 var _ Sampler = (*Tree)(nil)
@@ -69,6 +70,7 @@ func (t *Tree) Sample() (result.Sample, error) {
 	}
 	s.ServerCPU, s.ServerRSS = read(members)
 	s.Procs = len(members)
+	s.ServerThreadCPU = t.busiestThread(members, elapsed)
 	s.ClientCPU, _ = read(client)
 	if cores, err := cpu.Times(true); err == nil {
 		if len(t.lastCores) == len(cores) {
@@ -81,6 +83,28 @@ func (t *Tree) Sample() (result.Sample, error) {
 	}
 	t.last, t.lastCPU = now, cpuNow
 	return s, nil
+}
+
+// busiestThread is the CPU of the server's busiest thread since the last
+// reading, in percent of one core: what a per-core meter shows of a server
+// whose one thread does the work and whose helpers (a runtime's garbage
+// collector and pools) run beside it ("one CPU at around 90 %"). A thread
+// runs on one core at a time, so a share above 100 % is the clocks'
+// staleness (up to a tick each read) and reads 100 %. A thread seen for the
+// first time adds nothing.
+func (t *Tree) busiestThread(members []int, elapsed float64) float64 {
+	now := map[int]float64{}
+	busiest := 0.0
+	for _, pid := range members {
+		for tid, sec := range server.ThreadCPU(pid) {
+			now[tid] = sec
+			if prev, ok := t.lastThreads[tid]; ok && elapsed > 0 {
+				busiest = max(busiest, min(100, 100*(sec-prev)/elapsed))
+			}
+		}
+	}
+	t.lastThreads = now
+	return busiest
 }
 
 // busyPercent is the share of the interval a core spent not idle.

@@ -199,6 +199,9 @@ type Sample struct {
 	Procs     int       `json:"procs"`      // processes in the server's tree
 	ClientCPU float64   `json:"client_cpu"` // percent of one core
 	Cores     []float64 `json:"cores"`      // system busy percent per core
+	// ServerThreadCPU is the server's busiest thread, percent of one core
+	// (at most 100); 0 where threads cannot be read (not Linux).
+	ServerThreadCPU float64 `json:"server_thread_cpu,omitempty"`
 }
 
 // Server is what a server under test reported when it became ready.

@@ -2,6 +2,7 @@ package server
 
 import (
 	"math"
+	"os"
 	"runtime"
 	"testing"
 	"time"
@@ -57,5 +58,33 @@ func TestReadUsageCPU(t *testing.T) {
 	}
 	if _, ok := ReadUsage(1 << 30); ok {
 		t.Error("ReadUsage read a process that does not exist")
+	}
+}
+
+// TestThreadCPU reads this process's threads: one that spent 200 ms of its
+// own CPU time (and is still alive) reads at least that, in seconds, under
+// its thread id; a process that does not exist reads nil.
+func TestThreadCPU(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("threads are read from /proc on Linux only")
+	}
+	tid, release := make(chan int), make(chan struct{})
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		var ts unix.Timespec
+		for unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts) == nil && ts.Nano() < (200*time.Millisecond).Nanoseconds() {
+		}
+		tid <- unix.Gettid()
+		<-release
+	}()
+	id := <-tid
+	defer close(release)
+	threads := ThreadCPU(os.Getpid())
+	if s, ok := threads[id]; !ok || s < 0.2 || s > 30 {
+		t.Errorf("thread %d: %.6f s (listed %v) of %d threads; want at least the 0.2 s it spent, in seconds", id, s, ok, len(threads))
+	}
+	if got := ThreadCPU(1 << 30); got != nil {
+		t.Errorf("a process that does not exist: %v, want nil", got)
 	}
 }

@@ -154,3 +154,39 @@ func RSS(leader int) int64 {
 	u, _ := Total(leader)
 	return u.RSS
 }
+
+// ThreadCPU reads the CPU time of each thread of process pid, in seconds, by
+// thread id, from /proc/PID/task/TID/schedstat (the scheduler's nanoseconds
+// on a CPU; like the process clock, brought up to date at the next tick for
+// a thread running elsewhere). It is nil where /proc has no such files (not
+// Linux, a kernel without schedstats, a process gone): no thread's share is
+// measured then. A thread that exits during the listing is left out.
+func ThreadCPU(pid int) map[int]float64 {
+	dir := filepath.Join("/proc", strconv.Itoa(pid), "task")
+	tasks, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	out := make(map[int]float64, len(tasks))
+	for _, task := range tasks {
+		tid, err := strconv.Atoi(task.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, task.Name(), "schedstat"))
+		if err != nil {
+			continue
+		}
+		f := strings.Fields(string(b))
+		if len(f) == 0 {
+			continue
+		}
+		if ns, err := strconv.ParseUint(f[0], 10, 64); err == nil {
+			out[tid] = float64(ns) / 1e9
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
