@@ -90,6 +90,10 @@ type Verdict struct {
 	Bound string
 	// Breaks are the flags of the runs that touch the claim's metric.
 	Breaks []Break
+	// BeforeNoise is what the claim read (holds, does not hold) before its
+	// suite's A/A noise floor turned it inconclusive (WithinNoise); empty
+	// where it did not.
+	BeforeNoise string
 	// Why says what is missing when the outcome is not holds or does not
 	// hold, or why it holds only as a bound.
 	Why string

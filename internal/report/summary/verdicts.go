@@ -17,7 +17,7 @@ const VerdictsIntro = "Every conclusion of the published write-ups, graded on th
 	"and the measured figure is the median of the per-round ratios A/B with a distribution-free interval of that median " +
 	"whose exact coverage is printed beside it (min–max of 5 rounds covers 93.8 %; of 3, only 75 %; a trend: the median of the rounds' fitted changes). " +
 	"A claim holds when the interval lies wholly inside the region the claim names, does not hold when it lies wholly outside, " +
-	"and is inconclusive while it straddles a boundary or covers less than 90 %. " +
+	"and is inconclusive while it straddles a boundary, lies nearer a boundary than its suite's A/A noise floor (two identical runs' ratio), or covers less than 90 %. " +
 	"It is not comparable when a run it rests on did not do what the claim needs (a validity flag: behind-schedule, connection-bound, censored, …), " +
 	"unless the flag can only push the ratio towards the claim's boundary and it holds all the same (\"holds as a lower bound\"); " +
 	"and published figures inconsistent when the published figure it rests on breaks the model of the load that measured it " +
@@ -283,11 +283,39 @@ func NoiseFloors(suites []*model.SuiteReport) []string {
 					// verdict.NoiseFloor leaves it out: its runs cannot carry the figure.
 					line += ", not comparable, so no floor: " + v.Why
 				}
-				out = append(out, line)
+				out = append(out, line+turned(s))
 			}
 		}
 	}
 	return out
+}
+
+// turned says how many of s's verdicts its A/A floor turned inconclusive
+// (verdict.WithinNoise), by what they read before: "; within it: 2 that
+// held, 1 that did not hold, now inconclusive".
+func turned(s *model.SuiteReport) string {
+	held, not := 0, 0
+	for _, e := range s.Experiments {
+		for _, v := range e.Verdicts {
+			switch v.BeforeNoise {
+			case model.Holds:
+				held++
+			case model.DoesNotHold:
+				not++
+			}
+		}
+	}
+	var parts []string
+	if held > 0 {
+		parts = append(parts, fmt.Sprintf("%d that held", held))
+	}
+	if not > 0 {
+		parts = append(parts, fmt.Sprintf("%d that did not hold", not))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "; within it (a band narrower than the floor, or a ratio nearer the claim's edge than the floor): " + strings.Join(parts, " and ") + ", now inconclusive"
 }
 
 // RoundsLine says how many rounds an experiment ran and what stopped it,

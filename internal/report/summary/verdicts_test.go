@@ -80,3 +80,37 @@ func TestControlNote(t *testing.T) {
 		}
 	}
 }
+
+// TestNoiseFloorsSayWhatTheyTurned: a suite's A/A floor line counts the
+// verdicts the floor turned inconclusive, by what they read before; a
+// floor that turned none says nothing more.
+func TestNoiseFloorsSayWhatTheyTurned(t *testing.T) {
+	aa := model.Verdict{Verdict: verdict.Verdict{Conclusion: result.Conclusion{Text: "A/A: x against itself", Kind: result.KindAA, Metric: "rps"},
+		Estimate: 1, Lo: 0.956, Hi: 1.03, Pairs: 5, Outcome: verdict.Inconclusive}}
+	claim := func(before string) model.Verdict {
+		return model.Verdict{Verdict: verdict.Verdict{Conclusion: result.Conclusion{Text: "go beats node", Metric: "rps"}, Outcome: verdict.Inconclusive, BeforeNoise: before}}
+	}
+	for _, c := range []struct {
+		name    string
+		befores []string
+		want    string
+	}{
+		{"none", []string{"", ""}, ""},
+		{"held and not", []string{verdict.Holds, verdict.Holds, verdict.DoesNotHold, ""}, "; within it (a band narrower than the floor, or a ratio nearer the claim's edge than the floor): 2 that held and 1 that did not hold, now inconclusive"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := &model.ExperimentReport{Verdicts: []model.Verdict{aa}}
+			for _, b := range c.befores {
+				e.Verdicts = append(e.Verdicts, claim(b))
+			}
+			s := &model.SuiteReport{Suite: result.Suite{Name: "s"}, Experiments: []*model.ExperimentReport{e}}
+			floors := NoiseFloors([]*model.SuiteReport{s})
+			if len(floors) != 1 {
+				t.Fatalf("floors = %q, want one", floors)
+			}
+			if c.want == "" && strings.Contains(floors[0], "within it") || c.want != "" && !strings.HasSuffix(floors[0], c.want) {
+				t.Errorf("floor = %q, want it to end %q", floors[0], c.want)
+			}
+		})
+	}
+}
