@@ -38,27 +38,28 @@ func TestWithinNoise(t *testing.T) {
 		{"a band narrower than a noisy floor, not holding", ptr(aa(0.795, 1.43)), claim(band, DoesNotHold), Inconclusive, narrower},
 		{"a tie wider than a quiet floor", ptr(aa(0.97, 1.03)), at(claim(tie10, Holds), 0.95, 1.05), Holds, ""},
 		{"a band wider than the floor, refuted beyond it", ptr(aa(0.9, 1.1)), claim(wide, DoesNotHold), DoesNotHold, ""},
-		// Near an edge: inside the band, but not by as much as two identical
-		// runs differ (0.956–1.03: 1.34 × 1.03 = 1.38); outside it, but not
-		// beyond the band widened by the floor (1.34 × 0.956 = 1.28).
+		// Near an edge: the interval, widened to the floor around its estimate
+		// (0.956–1.03: ÷ and × 1.046), crosses 1.34: 1.39 ÷ 1.046 = 1.33,
+		// 1.295 × 1.046 = 1.35.
 		{"holds beyond the noise of its edge", ptr(aa(0.956, 1.03)), at(claim(atLeast134, Holds), 1.45, 1.6), Holds, ""},
-		{"holds within the noise of its edge", ptr(aa(0.956, 1.03)), at(claim(atLeast134, Holds), 1.36, 1.6), Inconclusive, edge},
-		{"refuted within the noise of its edge", ptr(aa(0.956, 1.03)), at(claim(atLeast134, DoesNotHold), 1.2, 1.3), Inconclusive, edge},
+		{"holds within the noise of its edge", ptr(aa(0.956, 1.03)), at(claim(atLeast134, Holds), 1.35, 1.43), Inconclusive, edge},
+		{"refuted within the noise of its edge", ptr(aa(0.956, 1.03)), at(claim(atLeast134, DoesNotHold), 1.26, 1.33), Inconclusive, edge},
 		{"refuted beyond the noise of its edge", ptr(aa(0.956, 1.03)), at(claim(atLeast134, DoesNotHold), 1.1, 1.25), DoesNotHold, ""},
-		{"a band's upper edge", ptr(aa(0.9, 1.1)), at(claim(wide, Holds), 1.8, 2.4), Inconclusive, edge},
-		{"a direction near 1", ptr(aa(0.956, 1.03)), at(claim(direction, Holds), 1.02, 1.2), Inconclusive, edge},
+		{"a band's upper edge", ptr(aa(0.9, 1.1)), at(claim(wide, Holds), 2.2, 2.4), Inconclusive, edge},
+		{"a direction near 1", ptr(aa(0.956, 1.03)), at(claim(direction, Holds), 1.02, 1.06), Inconclusive, edge},
 		{"a direction clear of 1", ptr(aa(0.956, 1.03)), at(claim(direction, Holds), 1.1, 1.3), Holds, ""},
-		// A floor that misses 1 is a bias of the method: its far side counts,
-		// its near side is 1.
+		// Which run is the twin is arbitrary: a floor of 1.02–1.68 is a
+		// noise of 1.68 either way.
 		{"a floor above 1", ptr(aa(1.02, 1.68)), at(claim(atLeast134, Holds), 1.9, 2.2), Inconclusive, edge},
-		{"a floor above 1, refuted below", ptr(aa(1.02, 1.68)), at(claim(atLeast134, DoesNotHold), 1.1, 1.3), DoesNotHold, ""},
-		{"a bound within the noise", ptr(aa(0.956, 1.03)), func() Verdict { v := at(claim(atLeast134, Holds), 1.36, 1.6); v.Bound = "lower"; return v }(), Inconclusive, edge},
+		{"a floor above 1, refuted below", ptr(aa(1.02, 1.68)), at(claim(atLeast134, DoesNotHold), 0.6, 0.75), DoesNotHold, ""},
+		{"a bound within the noise", ptr(aa(0.956, 1.03)), func() Verdict { v := at(claim(atLeast134, Holds), 1.35, 1.43); v.Bound = "lower"; return v }(), Inconclusive, edge},
+		{"another metric than the floor's", ptr(aa(0.795, 1.43)), func() Verdict { v := at(claim(tie10, Holds), 0.95, 1.05); v.Metric = "cpu_pct"; return v }(), Holds, ""},
 		{"one run's own figure: no ratio", ptr(aa(0.795, 1.43)), claim(own, Holds), Holds, ""},
 		{"a trend: no ratio of two runs", ptr(aa(0.795, 1.43)), claim(trend, Holds), Holds, ""},
-		// Noise hides a difference but makes none: a tie refuted outside
-		// the band widened by the floor (0.9 × 0.826 to 1.1 × 1.04, 0.743–
-		// 1.14×) stays refuted, above it or below; inside it, it cannot be
-		// told from noise; a tie that holds never can.
+		// Noise hides a difference but makes none: a tie refuted by an
+		// interval that, widened to the floor (0.826–1.04: ÷ and × 1.21),
+		// still misses 0.9–1.1 stays refuted, above it or below; one that
+		// reaches it cannot be told from noise; a tie that holds never can.
 		{"a tie refuted beyond the widened band", ptr(aa(0.826, 1.04)), at(claim(tie10, DoesNotHold), 1.24, 1.49), DoesNotHold, beyond},
 		{"a tie refuted below the widened band", ptr(aa(0.826, 1.04)), at(claim(tie10, DoesNotHold), 0.5, 0.7), DoesNotHold, beyond},
 		{"a tie refuted inside the widened band", ptr(aa(0.826, 1.04)), at(claim(tie10, DoesNotHold), 1.12, 1.3), Inconclusive, narrower},
@@ -102,10 +103,10 @@ func TestWithinNoise(t *testing.T) {
 // TestWithinNoiseNamesTheEdge: the why says which edge the noise straddles
 // and where the true ratio may lie.
 func TestWithinNoiseNamesTheEdge(t *testing.T) {
-	floor := Verdict{Conclusion: result.Conclusion{Kind: result.KindAA, Claim: result.ClaimTie, A: "e/x", B: "e/x A/A"}, Estimate: 1, Lo: 0.956, Hi: 1.03, Pairs: 5}
-	v := Verdict{Conclusion: result.Conclusion{Claim: result.ClaimBand, Low: 0.9, High: 1.5, A: "e/a", B: "e/b"}, Estimate: 1.45, Lo: 1.4, Hi: 1.48, Pairs: 5, Outcome: Holds}
+	floor := Verdict{Conclusion: result.Conclusion{Kind: result.KindAA, Claim: result.ClaimTie, Metric: "rps", A: "e/x", B: "e/x A/A"}, Estimate: 1, Lo: 0.956, Hi: 1.03, Pairs: 5}
+	v := Verdict{Conclusion: result.Conclusion{Claim: result.ClaimBand, Low: 0.9, High: 1.5, Metric: "rps", A: "e/a", B: "e/b"}, Estimate: 1.45, Lo: 1.4, Hi: 1.48, Pairs: 5, Outcome: Holds}
 	WithinNoise([]*Verdict{&v, &floor})
-	for _, w := range []string{"it read 1.45× (1.4×–1.48×), which holds", "0.956×–1.03× here (e/x against itself)", "anywhere in 1.36×–1.55×", "either side of 1.5×"} {
+	for _, w := range []string{"it read 1.45× (1.4×–1.48×), which holds", "0.956×–1.03× here (e/x against itself)", "a ratio read as 1.45× may be anywhere in 1.39×–1.52×", "either side of 1.5×"} {
 		if !strings.Contains(v.Why, w) {
 			t.Errorf("why = %q, want %q in it", v.Why, w)
 		}
