@@ -48,19 +48,12 @@ func Value(t *result.Trial, hist, probe *hdrhistogram.Histogram, key string) (fl
 		if m == nil || len(m.Samples) == 0 {
 			return 0, false
 		}
-		cpu := make([]float64, len(m.Samples))
-		for i, s := range m.Samples {
-			cpu[i] = s.ServerCPU
-		}
-		return result.Median(cpu) / slower(t), true
+		return result.Median(perSample(m, func(s result.Sample) float64 { return s.ServerCPU })) / slower(t), true
 	case CPUThreadMedian:
 		if m == nil {
 			return 0, false
 		}
-		var cpu []float64
-		for _, s := range m.Samples {
-			cpu = append(cpu, s.ServerThreadCPU)
-		}
+		cpu := perSample(m, func(s result.Sample) float64 { return s.ServerThreadCPU })
 		if !slices.ContainsFunc(cpu, func(c float64) bool { return c > 0 }) {
 			return 0, false // threads not read (not Linux, or results from before 2026-11-27)
 		}
@@ -241,4 +234,13 @@ func PublishedValue(p map[string]float64, key string) (float64, bool) {
 	}
 	v, ok := p[key]
 	return v, ok
+}
+
+// perSample is one figure of each of m's samples, in order.
+func perSample(m *result.Monitor, of func(result.Sample) float64) []float64 {
+	out := make([]float64, len(m.Samples))
+	for i, s := range m.Samples {
+		out[i] = of(s)
+	}
+	return out
 }

@@ -158,7 +158,9 @@ func RSS(leader int) int64 {
 // ThreadCPU reads the CPU time of each thread of process pid, in seconds, by
 // thread id, from /proc/PID/task/TID/schedstat (the scheduler's nanoseconds
 // on a CPU; like the process clock, brought up to date at the next tick for
-// a thread running elsewhere). It is nil where /proc has no such files (not
+// a thread running elsewhere; gopsutil's Process.Threads reads
+// /proc/PID/task/TID/stat instead, in 10 ms clock ticks (USER_HZ), coarse for
+// the monitor's 250 ms samples). It is nil where /proc has no such files (not
 // Linux, a kernel without schedstats, a process gone): no thread's share is
 // measured then. A thread that exits during the listing is left out.
 func ThreadCPU(pid int) map[int]float64 {

@@ -90,18 +90,18 @@ func WithinNoise(vs []*Verdict) {
 // crossed names the edges of the band lo–hi that lie in a–b: "1.34×",
 // "0.9× and 1.1×".
 func crossed(lo, hi, a, b float64) string {
-	var in []string
+	var edges, in []string
 	for _, e := range []float64{lo, hi} {
-		if e > 0 && !math.IsInf(e, 1) && a <= e && e <= b {
+		if e <= 0 || math.IsInf(e, 1) {
+			continue // an open side has no edge
+		}
+		edges = append(edges, metric.Ratio(e))
+		if a <= e && e <= b {
 			in = append(in, metric.Ratio(e))
 		}
 	}
 	if len(in) == 0 { // rounding at an edge: name the band's
-		for _, e := range []float64{lo, hi} {
-			if e > 0 && !math.IsInf(e, 1) {
-				in = append(in, metric.Ratio(e))
-			}
-		}
+		in = edges
 	}
 	return strings.Join(in, " and ")
 }
