@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -41,6 +42,7 @@ type Quota struct {
 	// Outer is the quota this one is nested in (Nest), nil for a top one.
 	// Remove removes it too.
 	Outer *Quota
+	root  string // the hierarchy's mount, where Join finds a process's cgroup
 }
 
 // Roots of the cgroup hierarchies; variables so that tests can look elsewhere.
@@ -114,7 +116,12 @@ func newV2(root, leaf string, cpus float64, quota, periodUS int64) (*Quota, erro
 		// the check after mkdir is what decides.
 		os.WriteFile(filepath.Join(parent, "cgroup.subtree_control"), []byte("+cpu"), 0)
 	}
-	return makeV2(parent, leaf, cpus, quota, periodUS)
+	q, err := makeV2(parent, leaf, cpus, quota, periodUS)
+	if err != nil {
+		return nil, err
+	}
+	q.root = root
+	return q, nil
 }
 
 // makeV2 makes cgroup parent/leaf with cpu.max quota every periodUS; the cpu
@@ -140,7 +147,12 @@ func newV1(root, leaf string, cpus float64, quota, periodUS int64) (*Quota, erro
 	if _, err := os.Stat(filepath.Join(root, "cpu.cfs_quota_us")); err != nil {
 		return nil, fmt.Errorf("%s: no cgroup v1 cpu controller", root)
 	}
-	return makeV1(root, leaf, cpus, quota, periodUS)
+	q, err := makeV1(root, leaf, cpus, quota, periodUS)
+	if err != nil {
+		return nil, err
+	}
+	q.root = root
+	return q, nil
 }
 
 // makeV1 makes cgroup parent/leaf in the v1 cpu hierarchy.
@@ -189,7 +201,7 @@ func (q *Quota) Nest(name string, cpus float64, period time.Duration) (*Quota, e
 	if err != nil {
 		return nil, fmt.Errorf("nest a quota in %s: %w", q.Dir, err)
 	}
-	in.Outer = q
+	in.Outer, in.root = q, q.root
 	return in, nil
 }
 
@@ -199,6 +211,52 @@ func (q *Quota) Nest(name string, cpus float64, period time.Duration) (*Quota, e
 // then execs the rest of the command line in place.
 func (q *Quota) Wrap() []string {
 	return []string{"sh", "-c", `echo $$ > "$0" && exec "$@"`, filepath.Join(q.Dir, "cgroup.procs")}
+}
+
+// Join moves process pid, every thread of it, into q, and returns what
+// moves it back to the cgroup it was in; call that before Remove, which the
+// kernel refuses while pid is still inside. The runner moves restbench
+// itself (its built-in generator, and the ab or wrk it forks) into a
+// slower machine's stand-in for a run whose generator shares the server's
+// CPUs.
+func (q *Quota) Join(pid int) (back func() error, err error) {
+	from, err := cgroupOf(pid, q.Mechanism)
+	if err != nil {
+		return nil, err
+	}
+	home := filepath.Join(q.root, from)
+	if err := movePid(q.Dir, pid); err != nil {
+		return nil, err
+	}
+	return func() error { return movePid(home, pid) }, nil
+}
+
+func movePid(dir string, pid int) error {
+	if err := os.WriteFile(filepath.Join(dir, "cgroup.procs"), strconv.AppendInt(nil, int64(pid), 10), 0); err != nil {
+		return fmt.Errorf("move process %d into cgroup %s: %w", pid, dir, err)
+	}
+	return nil
+}
+
+// cgroupOf is pid's cgroup in the hierarchy of mechanism, a path below the
+// hierarchy's mount: the "0::" line of /proc/PID/cgroup in v2, in v1 the line
+// whose controllers include cpu ("4:cpu,cpuacct:/user.slice").
+func cgroupOf(pid int, mechanism string) (string, error) {
+	file := fmt.Sprintf("/proc/%d/cgroup", pid)
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return "", err
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		f := strings.SplitN(line, ":", 3)
+		if len(f) != 3 {
+			continue
+		}
+		if mechanism == MechanismV2 && f[0] == "0" && f[1] == "" || mechanism == MechanismV1 && slices.Contains(strings.Split(f[1], ","), "cpu") {
+			return f[2], nil
+		}
+	}
+	return "", fmt.Errorf("%s names no cgroup of the %s hierarchy", file, mechanism)
 }
 
 // Remove deletes the cgroup. The kernel refuses while a process is still in

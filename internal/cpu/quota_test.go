@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -113,6 +114,46 @@ func TestNest(t *testing.T) {
 		if _, err := os.Stat(d); !os.IsNotExist(err) {
 			t.Errorf("%s still exists after Remove", d)
 		}
+	}
+}
+
+// TestJoin moves a running process into a quota and back: the group holds
+// it in between, it is back in its own cgroup after, and the group can then
+// be removed (the runner does this with restbench itself, whose generator
+// shares the server's cores in a shared run under --server-cpu).
+func TestJoin(t *testing.T) {
+	q := newQuotaOrSkip(t, 0.5)
+	cmd := exec.Command("sleep", "60")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	pid := cmd.Process.Pid
+	home, err := cgroupOf(pid, q.Mechanism)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := q.Join(pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pids, err := q.Procs(); err != nil || !slices.Equal(pids, []int{pid}) {
+		t.Errorf("after Join the group holds %v (%v), want [%d]", pids, err, pid)
+	}
+	if in, _ := cgroupOf(pid, q.Mechanism); filepath.Join(q.root, in) != q.Dir {
+		t.Errorf("after Join /proc/%d/cgroup names %s, want %s", pid, in, q.Dir)
+	}
+	if err := back(); err != nil {
+		t.Fatal(err)
+	}
+	if now, _ := cgroupOf(pid, q.Mechanism); now != home {
+		t.Errorf("after back the child is in %s, want %s where it was", now, home)
+	}
+	if err := q.Remove(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := q.Join(1 << 30); err == nil {
+		t.Error("Join of a process that does not exist: no error")
 	}
 }
 

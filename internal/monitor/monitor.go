@@ -90,8 +90,9 @@ func (m *Monitor) take(now time.Time) {
 }
 
 // Stop ends sampling and summarises the samples. clientCPUs is the
-// generator's CPU budget in CPUs (the number it was pinned to).
-func (m *Monitor) Stop(clientCPUs int) *result.Monitor {
+// generator's CPU budget in CPUs (those it can use of the ones it was
+// pinned to, or its quota under run --server-cpu).
+func (m *Monitor) Stop(clientCPUs float64) *result.Monitor {
 	close(m.stop)
 	<-m.done
 	m.polls.Wait()
@@ -103,7 +104,7 @@ func (m *Monitor) Stop(clientCPUs int) *result.Monitor {
 }
 
 // Summarize computes the means and peaks of samples.
-func Summarize(samples []result.Sample, intervalMS, clientCPUs int) *result.Monitor {
+func Summarize(samples []result.Sample, intervalMS int, clientCPUs float64) *result.Monitor {
 	out := &result.Monitor{IntervalMS: intervalMS, Samples: samples}
 	if out.Samples == nil {
 		out.Samples = []result.Sample{}
@@ -123,7 +124,7 @@ func Summarize(samples []result.Sample, intervalMS, clientCPUs int) *result.Moni
 	out.ServerCPUMean = server / n
 	out.ClientCPUMean = client / n
 	if clientCPUs > 0 {
-		out.ClientCPUShare = out.ClientCPUMean / 100 / float64(clientCPUs)
+		out.ClientCPUShare = out.ClientCPUMean / 100 / clientCPUs
 	}
 	return out
 }

@@ -15,7 +15,7 @@ func TestSummarize(t *testing.T) {
 	for _, c := range []struct {
 		name       string
 		samples    []result.Sample
-		clientCPUs int
+		clientCPUs float64
 		mean, peak float64
 		share      float64
 		bound      bool
@@ -25,6 +25,9 @@ func TestSummarize(t *testing.T) {
 		{"saturated client", []result.Sample{{ServerCPU: 90, ClientCPU: 95}, {ServerCPU: 90, ClientCPU: 97}}, 1, 90, 90, 0.96, true},
 		{"two client CPUs, half used", []result.Sample{{ClientCPU: 100}, {ClientCPU: 100}}, 2, 0, 0, 0.5, false},
 		{"at the threshold", []result.Sample{{ClientCPU: 180}}, 2, 0, 0, 0.9, true},
+		// run --server-cpu 0.5 holds ab beside a shared server to half a
+		// CPU: 48 % of one core is 96 % of that.
+		{"a quota of half a CPU, saturated", []result.Sample{{ClientCPU: 48}}, 0.5, 0, 0, 0.96, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m := Summarize(c.samples, 250, c.clientCPUs)

@@ -133,6 +133,11 @@ type Placement struct {
 	// server running fewer threads than it has CPUs gets ServerCPU × its
 	// threads (a cgroup slows the group, not each thread). 0: not narrowed.
 	ServerCPUQuota float64 `json:"server_cpu_quota,omitempty"`
+	// ClientCPUQuota is the CPUs' worth the generator (restbench, and the
+	// ab or wrk it runs) was held to under ServerCPU, where it shared the
+	// server's CPUs: ServerCPU × the CPUs it can use. 0: not held (pinned
+	// on a core of its own, or no ServerCPU).
+	ClientCPUQuota float64 `json:"client_cpu_quota,omitempty"`
 }
 
 // Placement modes.

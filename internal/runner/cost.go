@@ -36,11 +36,11 @@ func measureIdle(ctx context.Context, pid, n int) (pct *float64, ms int) {
 // GET /runtime (through p.Transport, so from a generator host under
 // placement hosts). The func it returns stops them and files them into t,
 // with the idle reading taken before and the CPU per response of l.
-func (r *Runner) watch(p *server.Process, start time.Time, idle *float64, idleMS int) func(t *result.Trial, clientCPUs int, l *result.Load) {
+func (r *Runner) watch(p *server.Process, start time.Time, idle *float64, idleMS int) func(t *result.Trial, clientCPUs float64, l *result.Load) {
 	endListen := r.watchListen(p.Pid(), p.Port())
 	mon := monitor.Start(monitor.NewTree(p.Pid()), r.opt.Interval, start)
 	mon.ReadRuntime(p.URL()+"/runtime", p.Transport())
-	return func(t *result.Trial, clientCPUs int, l *result.Load) {
+	return func(t *result.Trial, clientCPUs float64, l *result.Load) {
 		t.Monitor = mon.Stop(clientCPUs)
 		endListen(t)
 		t.Monitor.IdleCPU, t.Monitor.IdleMS = idle, idleMS

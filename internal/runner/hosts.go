@@ -86,7 +86,7 @@ func (s *hostsSite) generate(ctx context.Context, t *result.Trial, _ suite.Run, 
 	// readiness probe: nothing outside the namespaces reaches the server.
 	stop := watch(cell.StartAt)
 	l, _, err := hosts.Generate(ctx, s.net, cell, s.r.opt.Manifest.Root, s.out)
-	stop(len(s.r.allowed), l)
+	stop(float64(len(s.r.allowed)), l)
 	if err != nil {
 		return l, fmt.Errorf("load: %w", err)
 	}

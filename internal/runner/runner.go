@@ -40,9 +40,11 @@ type Options struct {
 	Trials   int    // overrides every run's trial count when > 0
 	// ServerCPU, between 0 and 1, runs every server at that fraction of its
 	// CPU time (ServerCPU × its CPUs over 10 ms, narrowed to its threads,
-	// with a suite's quota nested inside at ServerCPU × the quota): the
-	// stand-in for a slower machine that checks a suite gives the same
-	// answers there (issue 24). 0 leaves servers as the suite says.
+	// with a suite's quota nested inside at ServerCPU × the quota), and a
+	// generator that shares the server's CPUs at that fraction too
+	// (local.slowClient): the stand-in for a slower machine that checks a
+	// suite gives the same answers there (issue 24). 0 leaves servers and
+	// generators as the suite says.
 	ServerCPU float64
 	// ServerCores, when > 0, runs a machine of more cores as the published
 	// machine of ServerCores, for docs/multicore (serverCores): a pinned

@@ -347,6 +347,52 @@ func TestServerCPUNarrowed(t *testing.T) {
 	}
 }
 
+// TestServerCPUSlowsSharedGenerator: under --server-cpu 0.5 a generator
+// that shares the server's CPUs (placement shared) runs at half speed too,
+// restbench itself in a quota of 0.5 × the CPUs it can use beside the
+// server's in a group of 0.5 × the machine, and is back in
+// its own cgroup once the trial is over; a pinned generator keeps its core
+// at full speed.
+func TestServerCPUSlowsSharedGenerator(t *testing.T) {
+	if runtime.NumCPU() < 2 {
+		t.Skip("needs 2 CPUs: on one CPU every run shares it")
+	}
+	home, err := os.ReadFile("/proc/self/cgroup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		pinned bool
+		want   float64 // placement.client_cpu_quota
+	}{
+		{false, 0.5 * float64(len(mustUsable(t)))},
+		{true, 0},
+	} {
+		t.Run(fmt.Sprintf("pinned=%v", tc.pinned), func(t *testing.T) {
+			tr, dir := slowTrial(t, func(r *suite.Run) { r.Pinned = tc.pinned })
+			if got := tr.Placement.ClientCPUQuota; got != tc.want {
+				t.Errorf("client_cpu_quota %g, want %g (client CPUs %s)", got, tc.want, tr.Placement.ClientCPUs)
+			}
+			// Shared, the server's group sits in the machine's, which the
+			// generator's joined: the two compete for F of the machine.
+			inMachine := false
+			for _, cg := range readInfo(t, filepath.Join(dir, "test-ok.info")).cgroups {
+				inMachine = inMachine || strings.Contains(cg, "-machine/inner-server")
+			}
+			if inMachine == tc.pinned {
+				t.Errorf("the server ran in %q: in the machine's group %v, want %v", readInfo(t, filepath.Join(dir, "test-ok.info")).cgroups, inMachine, !tc.pinned)
+			}
+			if now, _ := os.ReadFile("/proc/self/cgroup"); string(now) != string(home) {
+				t.Errorf("after the trial restbench is in\n%s\nwant where it was:\n%s", now, home)
+			}
+			mine := fmt.Sprintf("restbench-%d-*", os.Getpid())
+			if left, _ := filepath.Glob("/sys/fs/cgroup/cpu/" + mine); len(left) > 0 {
+				t.Errorf("cgroups left behind: %v", left)
+			}
+		})
+	}
+}
+
 // TestServerCPUNestsQuota: a suite's quota under --server-cpu runs in a
 // group nested in the slower machine's (cpu.Quota.Nest), so that the
 // server is both slower throughout and stopped when docker's quota is
@@ -455,4 +501,13 @@ func deref(p *float64) any {
 		return "none"
 	}
 	return *p
+}
+
+func mustUsable(t *testing.T) []int {
+	t.Helper()
+	cpus, err := usableCPUs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cpus
 }

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"fmt"
+	"os"
 	"time"
 
 	"restbench/internal/cpu"
@@ -40,7 +41,7 @@ type site interface {
 
 // watcher starts watching the server from start (monitor, listen queue)
 // and returns what stops it and records it in the trial.
-type watcher func(start time.Time) (stop func(clientCPUs int, l *result.Load))
+type watcher func(start time.Time) (stop func(clientCPUs float64, l *result.Load))
 
 // site is the place run's trial t runs: network namespaces for placement
 // hosts, else this machine's CPUs. A run that cannot run here is filed
@@ -72,12 +73,15 @@ func (r *Runner) site(ctx context.Context, t *result.Trial, run suite.Run, eng e
 // the suite's quota and run --server-cpu's stand-in), the generator, and
 // restbench with it, on the client's.
 type local struct {
-	r      *Runner
-	pl     placement
-	eng    engine.Engine // nil: the run's own
-	slow   *cpu.Quota    // run --server-cpu's group, narrowed once the server is ready
-	remove func()        // removes the quota groups
-	hlog   *result.AtomicFile
+	r    *Runner
+	pl   placement
+	eng  engine.Engine // nil: the run's own
+	slow *cpu.Quota    // run --server-cpu's group, narrowed once the server is ready
+	// machine holds slow and the generator's group under run --server-cpu
+	// where they share CPUs (placement shared); nil otherwise.
+	machine *cpu.Quota
+	remove  func() // removes the quota groups
+	hlog    *result.AtomicFile
 }
 
 func (s *local) prepare(ctx context.Context, t *result.Trial, run suite.Run, _ impl.Impl, _ load.Config) (server.Options, *result.Trial, error) {
@@ -85,12 +89,12 @@ func (s *local) prepare(ctx context.Context, t *result.Trial, run suite.Run, _ i
 		done, err := finish(ctx, t, result.StatusFailed, format, args...)
 		return server.Options{}, done, err
 	}
-	wrap, slow, remove, err := s.r.quota(run, s.pl, t)
+	wrap, slow, machine, remove, err := s.r.quota(run, s.pl, t)
 	s.remove = remove
 	if err != nil {
 		return fail("%s: --server-cpu %g: %v", run.ID, s.r.opt.ServerCPU, err)
 	}
-	s.slow = slow
+	s.slow, s.machine = slow, machine
 	// The server always goes through taskset: restbench itself may be
 	// pinned to the client CPUs by now, and a child inherits that.
 	wrap = append(wrap, "taskset", "-c", cpu.FormatList(s.pl.server))
@@ -130,6 +134,11 @@ func (s *local) generate(ctx context.Context, t *result.Trial, run suite.Run, cf
 	cfg.URL = p.URL() + cfg.URL
 	cfg.CPUs = s.pl.client
 	cfg.Hlog = s.hlog
+	budget, back, err := s.slowClient(t, run)
+	if err != nil {
+		return nil, fmt.Errorf("--server-cpu %g: %v", s.r.opt.ServerCPU, err)
+	}
+	defer back()
 	if run.Prewarm > 0 {
 		// restbench's own generator, whatever engine then measures: the
 		// prewarm warms the server, and wrk cannot count requests (no -n).
@@ -153,11 +162,54 @@ func (s *local) generate(ctx context.Context, t *result.Trial, run suite.Run, cf
 	}
 	stop := watch(time.Now().Add(cfg.Warmup))
 	res, err := s.eng.Run(ctx, cfg)
-	stop(clientBudget(run.Engine, len(s.pl.client)), res)
+	stop(budget, res)
 	if err != nil {
 		return res, fmt.Errorf("load: %w", err)
 	}
 	return res, nil
+}
+
+// slowClient holds the generator of a run that shares the server's CPUs
+// (placement shared) to run --server-cpu F of its CPU time, as the server
+// is: on a machine F as fast, the generator is slower too, and where the
+// two compete for the same cores, a generator at full speed beside a
+// server at F takes a larger share of them than it would there (joshuous'
+// "about 2x" read 3.6x with the servers alone slowed, 2.1x with the whole
+// machine at half its speed; docs/benchmarks.md). restbench itself joins a
+// quota of F × the CPUs its generator can use (clientBudget: ab is one
+// thread) inside the machine's group (Runner.quota), with ab or wrk, which
+// it forks, and its monitor. A pinned generator has a core of its own,
+// kept at full speed so that it stays clear of the server. It returns the
+// generator's CPU budget, which client-bound is a share of, and what moves
+// restbench back.
+func (s *local) slowClient(t *result.Trial, run suite.Run) (budget float64, back func(), err error) {
+	budget = float64(clientBudget(run.Engine, len(s.pl.client)))
+	f := s.r.opt.ServerCPU
+	if f <= 0 || s.machine == nil {
+		return budget, func() {}, nil
+	}
+	q, err := s.machine.Nest("client", f*budget, cpu.SlowPeriod)
+	if err != nil {
+		return 0, nil, err
+	}
+	// The machine's group goes with the server's (close); removed here,
+	// it would be tried while the server still holds it.
+	q.Outer = nil
+	leave, err := q.Join(os.Getpid())
+	if err != nil {
+		q.Remove()
+		return 0, nil, err
+	}
+	t.Placement.ClientCPUQuota = q.CPUs
+	return q.CPUs, func() {
+		// Left in it, restbench would run the rest of the suite at F.
+		if err := leave(); err != nil {
+			s.r.logf("warning: %v", err)
+		}
+		if err := q.Remove(); err != nil {
+			s.r.logf("warning: %v", err)
+		}
+	}, nil
 }
 
 func (s *local) keep(res *result.Load) error {

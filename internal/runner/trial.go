@@ -82,9 +82,9 @@ func (r *Runner) trialOn(ctx context.Context, run suite.Run, n int, eng engine.E
 		case <-lctx.Done():
 		}
 	}()
-	watch := func(start time.Time) func(clientCPUs int, l *result.Load) {
+	watch := func(start time.Time) func(clientCPUs float64, l *result.Load) {
 		stop := r.watch(p, start, idle, idleMS)
-		return func(clientCPUs int, l *result.Load) { stop(t, clientCPUs, l) }
+		return func(clientCPUs float64, l *result.Load) { stop(t, clientCPUs, l) }
 	}
 	res, lerr := s.generate(lctx, t, run, cfg, p, watch)
 	t.Load = res
@@ -162,12 +162,19 @@ func finish(ctx context.Context, t *result.Trial, status, format string, args ..
 // quota makes the cgroups that hold the server: the suite's quota (docker
 // --cpus over docker's 100 ms period), and under run --server-cpu F the
 // slower machine's stand-in, F of the server's CPUs over 10 ms, with the
-// suite's quota at F × its CPUs nested in it (cpu.Quota.Nest). It returns
-// the command prefix that starts the server in them, the stand-in's group
-// (nil without --server-cpu) and what removes them. An error is only the
+// suite's quota at F × its CPUs nested in it (cpu.Quota.Nest). Where the
+// generator shares the server's CPUs (placement shared), the stand-in is
+// itself nested in the machine's: F × every CPU of the placement, which
+// the generator's group joins too (local.slowClient). A slower machine
+// leaves the two less to compete for; a server and a generator each held to
+// F of their CPUs would not compete at all (go-chi and the generator at
+// 0.5 × 2 CPUs each had the two cores to themselves, and go-chi kept 95 %
+// of its full-speed req/s). It returns the command prefix that starts the
+// server in them, the stand-in's group (nil without --server-cpu), the
+// machine's (nil unless shared) and what removes them. An error is only the
 // stand-in's: without it the trial would measure at full speed; a suite's
 // quota that cannot be set is a warning and a flag, and the trial runs.
-func (r *Runner) quota(run suite.Run, pl placement, t *result.Trial) (wrap []string, slow *cpu.Quota, remove func(), err error) {
+func (r *Runner) quota(run suite.Run, pl placement, t *result.Trial) (wrap []string, slow, machine *cpu.Quota, remove func(), err error) {
 	var last *cpu.Quota // the innermost group: its Remove removes the outer too
 	remove = func() {
 		if last == nil {
@@ -179,33 +186,48 @@ func (r *Runner) quota(run suite.Run, pl placement, t *result.Trial) (wrap []str
 	}
 	if f := r.opt.ServerCPU; f > 0 {
 		t.Placement.ServerCPU = f
-		if slow, err = cpu.NewQuota(run.ID, f*float64(len(pl.server)), cpu.SlowPeriod); err != nil {
-			return nil, nil, remove, err
+		if !pl.pinned {
+			all := slices.Clone(pl.server)
+			for _, c := range pl.client {
+				if !slices.Contains(all, c) {
+					all = append(all, c)
+				}
+			}
+			if machine, err = cpu.NewQuota(run.ID+"-machine", f*float64(len(all)), cpu.SlowPeriod); err != nil {
+				return nil, nil, nil, remove, err
+			}
+			last = machine
+			slow, err = machine.Nest("server", f*float64(len(pl.server)), cpu.SlowPeriod)
+		} else {
+			slow, err = cpu.NewQuota(run.ID, f*float64(len(pl.server)), cpu.SlowPeriod)
+		}
+		if err != nil {
+			return nil, nil, nil, remove, err
 		}
 		last = slow
 		t.Placement.QuotaMechanism = slow.Mechanism
 		if run.Quota > 0 {
 			in, err := slow.Nest("docker", f*run.Quota, 0)
 			if err != nil {
-				return nil, nil, remove, err
+				return nil, nil, nil, remove, err
 			}
 			last = in
 			t.Placement.QuotaApplied = true
 		}
-		return last.Wrap(), slow, remove, nil
+		return last.Wrap(), slow, machine, remove, nil
 	}
 	if run.Quota > 0 {
 		q, err := cpu.NewQuota(run.ID, run.Quota, 0)
 		if err != nil {
 			r.logf("warning: %s: %v; measuring without the quota", run.ID, err)
 			t.Flags = appendFlag(t.Flags, result.FlagQuotaNotApplied)
-			return nil, nil, remove, nil
+			return nil, nil, nil, remove, nil
 		}
 		last = q
 		t.Placement.QuotaApplied, t.Placement.QuotaMechanism = true, q.Mechanism
-		return q.Wrap(), nil, remove, nil
+		return q.Wrap(), nil, nil, remove, nil
 	}
-	return nil, nil, remove, nil
+	return nil, nil, nil, remove, nil
 }
 
 // narrowQuota holds a server under run --server-cpu F to F × the CPUs it
