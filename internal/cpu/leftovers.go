@@ -64,16 +64,7 @@ func SweepQuotas() (removed, kept []string) {
 				continue
 			}
 			dir := filepath.Join(parent, e.Name())
-			// A nested quota (Quota.Nest) first: a cgroup with a child
-			// cannot be removed.
-			if subs, err := os.ReadDir(dir); err == nil {
-				for _, s := range subs {
-					if s.IsDir() {
-						os.Remove(filepath.Join(dir, s.Name()))
-					}
-				}
-			}
-			if err := os.Remove(dir); err != nil {
+			if err := removeGroup(dir); err != nil {
 				kept = append(kept, dir+": "+err.Error())
 			} else {
 				removed = append(removed, dir)
@@ -81,4 +72,18 @@ func SweepQuotas() (removed, kept []string) {
 		}
 	}
 	return removed, kept
+}
+
+// removeGroup removes cgroup dir and the groups nested in it, innermost
+// first (a cgroup with a child cannot be removed): a shared run's machine
+// group holds the server's, which may hold a suite's quota (Quota.Nest).
+func removeGroup(dir string) error {
+	if subs, err := os.ReadDir(dir); err == nil {
+		for _, s := range subs {
+			if s.IsDir() {
+				removeGroup(filepath.Join(dir, s.Name()))
+			}
+		}
+	}
+	return os.Remove(dir)
 }

@@ -33,6 +33,12 @@ func TestSweepQuotas(t *testing.T) {
 		}
 	}
 	os.Mkdir(filepath.Join(dir, nested, "inner-docker"), 0o755)
+	// A dead shared run's machine group: the server's group with a suite's
+	// quota in it, and the generator's, three levels in all.
+	machine := fmt.Sprintf("restbench-%d-5-sum_node-express-machine", dead)
+	names[machine] = true
+	os.MkdirAll(filepath.Join(dir, machine, "inner-server", "inner-docker"), 0o755)
+	os.MkdirAll(filepath.Join(dir, machine, "inner-client"), 0o755)
 	busy := filepath.Join(dir, fmt.Sprintf("restbench-%d-2-busy", dead)) // stands for a cgroup with a process in it
 	os.MkdirAll(filepath.Join(busy, "x"), 0o755)
 	os.WriteFile(filepath.Join(busy, "x", "cgroup.procs"), []byte("1\n"), 0o644)
