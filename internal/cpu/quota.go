@@ -259,21 +259,29 @@ func cgroupOf(pid int, mechanism string) (string, error) {
 	return "", fmt.Errorf("%s names no cgroup of the %s hierarchy", file, mechanism)
 }
 
-// Remove deletes the cgroup. The kernel refuses while a process is still in
-// it, so it retries for a moment: the server's group has just been killed
-// and its last processes may still be exiting.
+// Remove deletes the cgroup, and the group it is nested in once no other
+// group nested there is left (a shared run's machine holds the server's
+// group and restbench's: the last one removed takes it). The kernel refuses
+// while a process is still in it, so it retries for a moment: the server's
+// group has just been killed and its last processes may still be exiting.
 func (q *Quota) Remove() error {
 	var err error
 	for i := 0; i < 40; i++ {
 		if err = os.Remove(q.Dir); err == nil || os.IsNotExist(err) {
-			if q.Outer != nil {
-				return q.Outer.Remove()
+			if q.Outer == nil || holdsGroups(q.Outer.Dir) {
+				return nil
 			}
-			return nil
+			return q.Outer.Remove()
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
 	return fmt.Errorf("remove cgroup %s: %w (a process is still in it: see %s/cgroup.procs)", q.Dir, err, q.Dir)
+}
+
+// holdsGroups says whether cgroup dir has a cgroup nested in it.
+func holdsGroups(dir string) bool {
+	subs, _ := os.ReadDir(dir)
+	return slices.ContainsFunc(subs, os.DirEntry.IsDir)
 }
 
 // SetCPUs changes the quota of a live cgroup to cpus CPUs' time per period:

@@ -117,6 +117,35 @@ func TestNest(t *testing.T) {
 	}
 }
 
+// TestRemoveSharedOuter: two groups nested in one (a shared run's machine,
+// holding the server's and restbench's): removing the first leaves the
+// outer for the second, and removing the second takes the outer with it.
+func TestRemoveSharedOuter(t *testing.T) {
+	outer := newQuotaOrSkip(t, 1)
+	a, err := outer.Nest("server", 1, SlowPeriod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := outer.Nest("client", 0.5, SlowPeriod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Remove(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(outer.Dir); err != nil {
+		t.Fatalf("the outer group went with the first of its two: %v", err)
+	}
+	if err := a.Remove(); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{a.Dir, b.Dir, outer.Dir} {
+		if _, err := os.Stat(d); !os.IsNotExist(err) {
+			t.Errorf("%s still exists after both nested groups were removed", d)
+		}
+	}
+}
+
 // TestJoin moves a running process into a quota and back: the group holds
 // it in between, it is back in its own cgroup after, and the group can then
 // be removed (the runner does this with restbench itself, whose generator

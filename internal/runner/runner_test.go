@@ -375,12 +375,13 @@ func TestServerCPUSlowsSharedGenerator(t *testing.T) {
 			}
 			// Shared, the server's group sits in the machine's, which the
 			// generator's joined: the two compete for F of the machine.
+			cgroups := readInfo(t, filepath.Join(dir, "test-ok.info")).cgroups
 			inMachine := false
-			for _, cg := range readInfo(t, filepath.Join(dir, "test-ok.info")).cgroups {
+			for _, cg := range cgroups {
 				inMachine = inMachine || strings.Contains(cg, "-machine/inner-server")
 			}
 			if inMachine == tc.pinned {
-				t.Errorf("the server ran in %q: in the machine's group %v, want %v", readInfo(t, filepath.Join(dir, "test-ok.info")).cgroups, inMachine, !tc.pinned)
+				t.Errorf("the server ran in %q: in the machine's group %v, want %v", cgroups, inMachine, !tc.pinned)
 			}
 			if now, _ := os.ReadFile("/proc/self/cgroup"); string(now) != string(home) {
 				t.Errorf("after the trial restbench is in\n%s\nwant where it was:\n%s", now, home)

@@ -192,9 +192,6 @@ func (s *local) slowClient(t *result.Trial, run suite.Run) (budget float64, back
 	if err != nil {
 		return 0, nil, err
 	}
-	// The machine's group goes with the server's (close); removed here,
-	// it would be tried while the server still holds it.
-	q.Outer = nil
 	leave, err := q.Join(os.Getpid())
 	if err != nil {
 		q.Remove()
