@@ -660,11 +660,10 @@ const budgetP99 = 10 // ms
 // worstWindow is the window a run measures, as the time budget counts it:
 // its duration, a counted run's publishedTimes × its published run's time
 // (publishedRPS: its own, an A/A twin's original's, a control's controlled
-// run's), or what its window
-// rule asks for (docs/suites.md), which
-// only the requests term can make longer on another machine (a slower
-// server has a smaller rate and as many connections per request in
-// flight: requests × connections ÷ rate = requests × margin × (hold + p99)).
+// run's), or what its window rule asks for (docs/suites.md), which only the
+// requests term can make longer on another machine (a slower server has a
+// smaller rate and as many connections per request in flight: requests ×
+// connections ÷ rate = requests × margin × (hold + p99)).
 func worstWindow(r Run, publishedRPS float64) time.Duration {
 	w := r.Window
 	if w == nil {
