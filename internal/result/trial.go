@@ -25,6 +25,13 @@ const (
 	// during the trial (Listen.Overflowed): connections waited for TCP's SYN
 	// retransmission (1 s, 3 s, ...), which the latencies then measure.
 	FlagAcceptQueueOverflow = "accept-queue-overflow"
+	// FlagRetransmissionBound: the listen queue overflowed and the server
+	// then idled for a whole second or more before the last response
+	// (RetransmissionBound): the run ended when its last connections got
+	// in on a re-sent SYN, so its length, and its req/s, is TCP's
+	// retransmission timer (1, 3, 7, 15 s after the first SYN), not the
+	// server's work.
+	FlagRetransmissionBound = "retransmission-bound"
 )
 
 // Trial is one measured repetition of one run: results/<suite>/<ts>/<run>.t<N>.json.
@@ -109,6 +116,51 @@ func (l *Listen) Overflowed() bool {
 		return false
 	}
 	return l.SocketDrops == nil || *l.SocketDrops > 0
+}
+
+// IdleShare is the share of a window's mean rate below which one second of
+// its timeline counts as idle (IdleSeconds): a second in which the server
+// answered next to nothing while the load still owed it requests.
+const IdleShare = 0.05
+
+// IdleSeconds counts the whole seconds of l's timeline before its last
+// (partial) second in which fewer responses completed than IdleShare of
+// the window's mean per second; a second missing from the timeline
+// completed none. 0 without a timeline (wrk, ab).
+func IdleSeconds(l *Load) int {
+	if l == nil || l.DurationS <= 0 || len(l.Timeline) < 2 {
+		return 0
+	}
+	per := map[int]int64{}
+	var n int64
+	last := 0
+	for _, s := range l.Timeline {
+		per[s.T] += s.Requests
+		n += s.Requests
+		last = max(last, s.T)
+	}
+	floor := IdleShare * float64(n) / l.DurationS
+	idle := 0
+	for t := 0; t < last; t++ {
+		if float64(per[t]) < floor {
+			idle++
+		}
+	}
+	return idle
+}
+
+// RetransmissionBound is the idle seconds (IdleSeconds) of a trial whose
+// listen queue overflowed, 0 for any other. Only a connection the queue
+// dropped keeps a load waiting while the server has nothing to do: its
+// SYN is re-sent 1, 3, 7 and 15 s after the first, so a run that owes its
+// last requests to such connections ends on that timer (joshuous'
+// node-express at half the CPU: 7-9 s of work, then 4-5 s idle until
+// 14.5 s; at full speed 4.4 s of work and no idle second).
+func RetransmissionBound(t *Trial) int {
+	if t == nil || !t.Listen.Overflowed() {
+		return 0
+	}
+	return IdleSeconds(t.Load)
 }
 
 // Placement says where the server and the generator ran.

@@ -107,6 +107,9 @@ func (r *Runner) trialOn(ctx context.Context, run suite.Run, n int, eng engine.E
 	// The load's own flags (stalled-connections, inconsistent,
 	// behind-schedule) travel with the trial, so the report shows them.
 	t.Flags = appendFlag(t.Flags, res.Flags...)
+	if result.RetransmissionBound(t) > 0 {
+		t.Flags = appendFlag(t.Flags, result.FlagRetransmissionBound)
+	}
 	if err := s.keep(res); err != nil {
 		return fail("%v", err)
 	}

@@ -2,6 +2,7 @@ package verdict
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -129,6 +130,99 @@ func TestOverflowControl(t *testing.T) {
 		}
 		if c.c.Metric == "cpu_pct" && (v.Control.Outcome != DoesNotHold || v.Control.Estimate != 104) {
 			t.Errorf("%s: on the control %v %q, want 104 %% does not hold", c.name, v.Control.Estimate, v.Control.Outcome)
+		}
+	}
+}
+
+// idleTail gives a trial a timeline of secs seconds of work at its req/s
+// and then idle seconds with no response before a last second: the shape
+// of a run that waited for its last connections' re-sent SYNs.
+func idleTail(t *result.Trial, secs, idle int) {
+	per := int64(t.Load.RPS)
+	t.Load.Timeline = nil
+	for s := 0; s < secs; s++ {
+		t.Load.Timeline = append(t.Load.Timeline, result.Second{T: s, Requests: per})
+	}
+	t.Load.Timeline = append(t.Load.Timeline, result.Second{T: secs + idle, Requests: per / 20})
+	t.Load.DurationS = float64(secs+idle) + 0.5
+}
+
+// A write-up claim on a run that was retransmission-bound in any round,
+// whose published run ended on its work, is graded on the control, its
+// own reading kept beside; an A/A arm or a cross-check keeps its own, as
+// does a run whose published figures cannot say how it ended, or one that
+// never idled.
+func TestRetransmissionBoundGradedOnControl(t *testing.T) {
+	over := &result.PublishedLoad{Tool: "ab", Model: result.ModelClosed, Overflowed: true, Control: "node 4096"}
+	plain := &result.PublishedLoad{Tool: "ab", Model: result.ModelClosed}
+	// joshuous' node-express: 50,000 requests at 7,390 req/s (6.8 s), its
+	// longest 1,391 ms; a published run as long as its longest request
+	// ended on the timer.
+	onWork := map[string]float64{"rps": 7390, "requests": 50000, "latency_max_ms": 1391}
+	onTimer := map[string]float64{"rps": 3440, "requests": 50000, "latency_max_ms": 14500}
+	goRPS := []float64{30000, 31000, 29000, 30500, 29500}
+	nodeRPS := []float64{10000, 11000, 9000, 10500, 9500}  // go/node ≈ 3×: does not hold
+	ctlRPS := []float64{15000, 15500, 14500, 15250, 14750} // go/control ≈ 2×: holds
+	band := result.Conclusion{Metric: "rps", A: "go", B: "node", Claim: result.ClaimBand, Low: 1.6, High: 2.5}
+	check := result.Conclusion{Metric: "rps", A: "node", B: "go", Kind: result.KindCheck, Claim: result.ClaimBand, Low: 0.2, High: 0.5}
+	cases := []struct {
+		name    string
+		c       result.Conclusion
+		pub     map[string]float64
+		idle    []int // idle seconds of node's rounds
+		graded  bool
+		outcome string
+	}{
+		{"bound in every round", band, onWork, []int{4, 4, 4, 4, 4}, true, Holds},
+		{"bound in one round", band, onWork, []int{0, 0, 2, 0, 0}, true, Holds},
+		{"never idle", band, onWork, []int{0, 0, 0, 0, 0}, false, DoesNotHold},
+		{"the published run ended on the timer", band, onTimer, []int{4, 4, 4, 4, 4}, false, DoesNotHold},
+		{"published figures cannot say", band, map[string]float64{"rps": 7390}, []int{4, 4, 4, 4, 4}, false, DoesNotHold},
+		{"a cross-check keeps its own", check, onWork, []int{4, 4, 4, 4, 4}, false, Holds},
+	}
+	for _, c := range cases {
+		runs := map[string]result.RunInfo{
+			"go": {ID: "go", PublishedLoad: plain}, "node": {ID: "node", PublishedLoad: over, Published: c.pub},
+			"node 4096": {ID: "node 4096", PublishedLoad: plain},
+		}
+		node := overflowTrials("node", false, true, nodeRPS, 85)
+		for i, tr := range node {
+			idleTail(tr, 5, c.idle[i])
+		}
+		trials := map[string][]*result.Trial{
+			"go":        overflowTrials("go", false, false, goRPS, 110),
+			"node":      node,
+			"node 4096": overflowTrials("node 4096", false, false, ctlRPS, 104),
+		}
+		v := Evaluate(c.c, runs, trials, 1)
+		if v.Outcome != c.outcome {
+			t.Errorf("%s: %q (%s), want %q", c.name, v.Outcome, v.Why, c.outcome)
+		}
+		if c.c.Kind == result.KindCheck {
+			if v.Control != nil && v.Control.Graded {
+				t.Errorf("%s: graded on the control", c.name)
+			}
+			continue
+		}
+		if v.Control == nil {
+			t.Fatalf("%s: no control", c.name)
+		}
+		if v.Control.Graded != c.graded {
+			t.Fatalf("%s: graded on the control %v, want %v", c.name, v.Control.Graded, c.graded)
+		}
+		if !c.graded {
+			continue
+		}
+		bound := 0
+		for _, s := range c.idle {
+			if s > 0 {
+				bound++
+			}
+		}
+		ctl := v.Control
+		if math.Abs(v.Estimate-2) > 1e-9 || ctl.Outcome != DoesNotHold || math.Abs(ctl.Estimate-3) > 1e-9 || ctl.Bound != bound || ctl.Of != 5 || ctl.IdleS != slices.Max(c.idle) {
+			t.Errorf("%s: %v, as published %v %q, bound %d of %d idle %d s; want 2×, as published 3× does not hold, bound %d of 5, idle %d s",
+				c.name, v.Estimate, ctl.Estimate, ctl.Outcome, ctl.Bound, ctl.Of, ctl.IdleS, bound, slices.Max(c.idle))
 		}
 	}
 }

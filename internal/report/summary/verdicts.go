@@ -137,8 +137,15 @@ func controlNote(v model.Verdict) string {
 	}
 	cv := v
 	cv.Lo, cv.Hi = c.Lo, c.Hi
-	return fmt.Sprintf("with the control %s in its place: %s (%s), %s; %s at %s (%s) of its control",
-		c.In, model.VerdictFigure(v, c.Estimate), model.Interval(cv), c.Outcome, c.Run, model.Times(c.Share), strings.TrimSuffix(model.Times(c.ShareLo), "×")+"–"+strings.TrimSuffix(model.Times(c.ShareHi), "×"))
+	share := fmt.Sprintf("%s at %s (%s) of its control", c.Run, model.Times(c.Share), strings.TrimSuffix(model.Times(c.ShareLo), "×")+"–"+strings.TrimSuffix(model.Times(c.ShareHi), "×"))
+	if c.Graded {
+		// The verdict is the control's (verdict.gradeOnControl): say why,
+		// and what the run itself read.
+		return fmt.Sprintf("graded with the control %s in its place: %s was %s in %d of %d rounds (idle up to %d s while its last connections waited for a re-sent SYN, where the published run ended on its work), so its figure is TCP's timer; as published it read %s (%s), %s; %s",
+			c.In, c.Run, result.FlagRetransmissionBound, c.Bound, c.Of, c.IdleS, model.VerdictFigure(v, c.Estimate), model.Interval(cv), c.Outcome, share)
+	}
+	return fmt.Sprintf("with the control %s in its place: %s (%s), %s; %s",
+		c.In, model.VerdictFigure(v, c.Estimate), model.Interval(cv), c.Outcome, share)
 }
 
 // designNote is the sentence verdictDetail ends with for a scaled or

@@ -63,6 +63,8 @@ func TestScaledAndDesign(t *testing.T) {
 // ratio for a claim on two runs, the metric's unit for one run's figure.
 func TestControlNote(t *testing.T) {
 	ctl := &verdict.Control{Run: "sum/node", In: "sum/node backlog=4096", Estimate: 2.03, Lo: 1.98, Hi: 2.36, Outcome: verdict.Holds, Share: 0.686, ShareLo: 0.488, ShareHi: 0.829}
+	graded := &verdict.Control{Run: "sum/node", In: "sum/node backlog=4096", Estimate: 3.25, Lo: 3.15, Hi: 3.30, Outcome: verdict.DoesNotHold, Share: 0.661, ShareLo: 0.636, ShareHi: 0.71,
+		Graded: true, Bound: 3, Of: 5, IdleS: 4}
 	cpu := &verdict.Control{Run: "sum/node", In: "sum/node backlog=4096", Estimate: 103, Lo: 73, Hi: 108, Outcome: verdict.Inconclusive, Share: 0.69, ShareLo: 0.622, ShareHi: 0.771}
 	for _, c := range []struct {
 		name string
@@ -74,6 +76,8 @@ func TestControlNote(t *testing.T) {
 			"with the control sum/node backlog=4096 in its place: 2.03× (1.98–2.36), holds; sum/node at 0.686× (0.488–0.829) of its control"},
 		{"one run's figure", verdict.Verdict{Conclusion: result.Conclusion{Metric: "cpu_pct", A: "sum/node"}, Control: cpu},
 			"with the control sum/node backlog=4096 in its place: 103 % (73 %–108 %), inconclusive; sum/node at 0.69× (0.622–0.771) of its control"},
+		{"graded on the control", verdict.Verdict{Conclusion: result.Conclusion{Metric: "rps", A: "sum/go", B: "sum/node"}, Control: graded},
+			"graded with the control sum/node backlog=4096 in its place: sum/node was retransmission-bound in 3 of 5 rounds (idle up to 4 s while its last connections waited for a re-sent SYN, where the published run ended on its work), so its figure is TCP's timer; as published it read 3.25× (3.15–3.30), does not hold here; sum/node at 0.661× (0.636–0.71) of its control"},
 	} {
 		if got := controlNote(model.Verdict{Verdict: c.v}); got != c.want {
 			t.Errorf("%s: %q\nwant %q", c.name, got, c.want)
