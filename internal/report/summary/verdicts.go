@@ -2,6 +2,7 @@ package summary
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -117,10 +118,16 @@ func OutcomeCell(v model.Verdict) string {
 	if v.Design != "" {
 		out += ", design: " + v.Design
 	}
+	graded := v.Control != nil && v.Control.Graded
+	if c := controlNote(v); c != "" && graded {
+		// Another generator measured the run, not its control: said after
+		// the run's own reading.
+		out += "; " + c
+	}
 	if v.Disagrees != "" {
 		out += "; but " + v.Disagrees
 	}
-	if c := controlNote(v); c != "" {
+	if c := controlNote(v); c != "" && !graded {
 		out += "; " + c
 	}
 	return out
@@ -290,11 +297,40 @@ func NoiseFloors(suites []*model.SuiteReport) []string {
 					// verdict.NoiseFloor leaves it out: its runs cannot carry the figure.
 					line += ", not comparable, so no floor: " + v.Why
 				}
+				line += timerBound(e, v.A, v.B)
 				out = append(out, line+turned(s))
 			}
 		}
 	}
 	return out
+}
+
+// timerBound says, where an A/A arm's runs were retransmission-bound
+// (result.RetransmissionBound), in how many rounds: their spread is then
+// where TCP's SYN timer ended each run (joshuous' node-express at half the
+// CPU: 5.7 s in one round, 7.8 s in the next), not how two servers differ,
+// and a claim the suite grades on the run's control (verdict.Control) has
+// a noise the floor overstates. "" where neither was.
+func timerBound(e *model.ExperimentReport, ids ...string) string {
+	var parts []string
+	of := 0
+	for _, rr := range e.Runs {
+		if !slices.Contains(ids, rr.Info.ID) {
+			continue
+		}
+		n := 0
+		for _, m := range rr.OK {
+			if result.RetransmissionBound(m.Trial) > 0 {
+				n++
+			}
+		}
+		of = max(of, len(rr.OK))
+		parts = append(parts, strconv.Itoa(n))
+	}
+	if len(parts) != 2 || parts[0] == "0" && parts[1] == "0" {
+		return ""
+	}
+	return fmt.Sprintf("; %s in %s and %s of %d rounds: the spread holds where TCP's SYN timer ended each run", result.FlagRetransmissionBound, parts[0], parts[1], of)
 }
 
 // turned says how many of s's verdicts its A/A floor turned inconclusive

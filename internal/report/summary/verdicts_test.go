@@ -118,3 +118,56 @@ func TestNoiseFloorsSayWhatTheyTurned(t *testing.T) {
 		})
 	}
 }
+
+// An A/A line says in how many rounds each of its runs was
+// retransmission-bound; nothing where none was.
+func TestTimerBound(t *testing.T) {
+	trial := func(idle bool) model.Measured {
+		l := &result.Load{DurationS: 8.5}
+		for s := range 8 {
+			l.Timeline = append(l.Timeline, result.Second{T: s, Requests: 6000})
+		}
+		if idle {
+			l.Timeline[6].Requests = 0
+		}
+		return model.Measured{Trial: &result.Trial{Load: l, Listen: &result.Listen{Backlog: 511, Overflows: 4000}}}
+	}
+	run := func(id string, idle ...bool) *model.RunReport {
+		rr := &model.RunReport{Info: result.RunInfo{ID: id}}
+		for _, i := range idle {
+			rr.OK = append(rr.OK, trial(i))
+		}
+		return rr
+	}
+	for _, c := range []struct {
+		name string
+		runs []*model.RunReport
+		want string
+	}{
+		{"both", []*model.RunReport{run("node", true, true, false), run("node A/A", false, true, false), run("go", true)},
+			"; retransmission-bound in 2 and 1 of 3 rounds: the spread holds where TCP's SYN timer ended each run"},
+		{"neither", []*model.RunReport{run("node", false, false), run("node A/A", false, false)}, ""},
+	} {
+		e := &model.ExperimentReport{Runs: c.runs}
+		if got := timerBound(e, "node", "node A/A"); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// A verdict graded on its control says so first, then what another
+// generator measured on the run itself; otherwise the generator comes
+// first and the control after.
+func TestOutcomeCellOrder(t *testing.T) {
+	for _, graded := range []bool{true, false} {
+		ctl := &verdict.Control{Run: "sum/node", In: "sum/node backlog=4096", Estimate: 3.25, Lo: 3.15, Hi: 3.30, Outcome: verdict.DoesNotHold, Share: 0.661, ShareLo: 0.636, ShareHi: 0.71,
+			Graded: graded, Bound: 5, Of: 5, IdleS: 2}
+		v := model.Verdict{Verdict: verdict.Verdict{Conclusion: result.Conclusion{Metric: "rps", A: "sum/go", B: "sum/node"}, Outcome: verdict.Holds,
+			Disagrees: "ab measured 3.21× (3.05–3.52) on the same cells", Control: ctl}}
+		got := OutcomeCell(v)
+		c, ab := strings.Index(got, "in its place"), strings.Index(got, "but ab measured")
+		if c < 0 || ab < 0 || (c < ab) != graded {
+			t.Errorf("graded %v: %q", graded, got)
+		}
+	}
+}
