@@ -182,7 +182,7 @@ func ListenNote(e *ExperimentReport) string {
 			p = append(p, fmt.Sprintf("overflowed in %d of %d trials (median %s listen overflows a trial)", n, len(overflows), count(metric.SpreadOf(overflows))))
 		}
 		if bound > 0 {
-			p = append(p, fmt.Sprintf("%s in %d (the server idle up to %d s before the last response, which waited for a re-sent SYN)", result.FlagRetransmissionBound, bound, idle))
+			p = append(p, fmt.Sprintf("%s in %d of %d trials (the server idle up to %d s before the last response, which waited for a re-sent SYN)", result.FlagRetransmissionBound, bound, len(r.OK), idle))
 		}
 		if q := metric.SpreadOf(queued); q.Max > 0 {
 			show = true

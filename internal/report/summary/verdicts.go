@@ -118,16 +118,16 @@ func OutcomeCell(v model.Verdict) string {
 	if v.Design != "" {
 		out += ", design: " + v.Design
 	}
-	graded := v.Control != nil && v.Control.Graded
-	if c := controlNote(v); c != "" && graded {
-		// Another generator measured the run, not its control: said after
-		// the run's own reading.
+	// Another generator measured the run, not its control: a verdict
+	// graded on the control says so, and the run's own reading, first.
+	c, graded := controlNote(v), v.Control != nil && v.Control.Graded
+	if c != "" && graded {
 		out += "; " + c
 	}
 	if v.Disagrees != "" {
 		out += "; but " + v.Disagrees
 	}
-	if c := controlNote(v); c != "" && !graded {
+	if c != "" && !graded {
 		out += "; " + c
 	}
 	return out
