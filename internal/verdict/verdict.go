@@ -314,19 +314,14 @@ func endedOnWork(p map[string]float64) bool {
 }
 
 // retransmissionBound counts the successful trials of a run that were
-// retransmission-bound, of all its successful ones, and the most idle
-// seconds among them.
+// retransmission-bound, of all its successful ones (countTrials), and the
+// most idle seconds among them.
 func retransmissionBound(trials []*result.Trial) (bound, of, idle int) {
-	for _, t := range trials {
-		if t.Status != result.StatusOK || t.Load == nil {
-			continue
-		}
-		of++
-		if s := result.RetransmissionBound(t); s > 0 {
-			bound++
-			idle = max(idle, s)
-		}
-	}
+	bound, of, _ = countTrials(trials, func(t *result.Trial) bool {
+		s := result.RetransmissionBound(t)
+		idle = max(idle, s)
+		return s > 0
+	})
 	return bound, of, idle
 }
 

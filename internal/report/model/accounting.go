@@ -155,11 +155,8 @@ func ListenNote(e *ExperimentReport) string {
 	show := false
 	for _, r := range e.Runs {
 		var backlog, overflows, queued, firstP99, firstMax []float64
-		n, bound, idle := 0, 0, 0
+		n := 0
 		for _, m := range r.OK {
-			if s := result.RetransmissionBound(m.Trial); s > 0 {
-				bound, idle = bound+1, max(idle, s)
-			}
 			if l := m.Trial.Listen; l != nil {
 				backlog = append(backlog, float64(l.Backlog))
 				overflows = append(overflows, float64(l.Overflows))
@@ -181,7 +178,7 @@ func ListenNote(e *ExperimentReport) string {
 			show = true
 			p = append(p, fmt.Sprintf("overflowed in %d of %d trials (median %s listen overflows a trial)", n, len(overflows), count(metric.SpreadOf(overflows))))
 		}
-		if bound > 0 {
+		if bound, idle := r.RetransmissionBound(); bound > 0 {
 			p = append(p, fmt.Sprintf("%s in %d of %d trials (the server idle up to %d s before the last response, which waited for a re-sent SYN)", result.FlagRetransmissionBound, bound, len(r.OK), idle))
 		}
 		if q := metric.SpreadOf(queued); q.Max > 0 {

@@ -272,6 +272,18 @@ func (rr *RunReport) Label() string {
 	return l
 }
 
+// RetransmissionBound counts rr's successful trials that were
+// retransmission-bound (result.RetransmissionBound), and the most idle
+// seconds among them.
+func (rr *RunReport) RetransmissionBound() (n, idle int) {
+	for _, m := range rr.OK {
+		if s := result.RetransmissionBound(m.Trial); s > 0 {
+			n, idle = n+1, max(idle, s)
+		}
+	}
+	return n, idle
+}
+
 // Streams names the mix targets (sorted) and the probe of a run's trials.
 func (rr *RunReport) Streams() []string {
 	seen := map[string]bool{}

@@ -318,12 +318,7 @@ func timerBound(e *model.ExperimentReport, ids ...string) string {
 		if !slices.Contains(ids, rr.Info.ID) {
 			continue
 		}
-		n := 0
-		for _, m := range rr.OK {
-			if result.RetransmissionBound(m.Trial) > 0 {
-				n++
-			}
-		}
+		n, _ := rr.RetransmissionBound()
 		of = max(of, len(rr.OK))
 		parts = append(parts, strconv.Itoa(n))
 	}
